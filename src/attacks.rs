@@ -1,0 +1,762 @@
+//! Attack tables: atoms compiled once per variant into per-square bitboards.
+//!
+//! Leaps become one table lookup per square. Every ride, hop and bent continuation is a
+//! *ray*: a precomputed per-square mask of the squares along one direction (cut to the
+//! atom's range). Because square indices grow monotonically along any direction, the
+//! first blocker on a ray is its lowest or highest set bit, so one `u128` bit trick
+//! slides any rider (rook, nightrider, range-limited deacon) on any board size without
+//! per-board magic numbers. `benches/movegen.rs` measures it against a plain ray walk.
+
+use crate::geometry::{Bitboard, Board, Square, SQUARE_SLOTS};
+use crate::movement::{Atom, AtomKind, Mode, Offset};
+
+/// Per-square masks of one direction, possibly range-limited.
+#[derive(Clone)]
+pub struct Ray {
+    /// The step between consecutive squares.
+    pub step: Offset,
+    /// Maximum number of steps, 0 = unlimited.
+    pub range: u8,
+    /// True when square indices grow along the ray (the first blocker is the lowest bit).
+    pub ascending: bool,
+    /// The squares of the ray from each square, the start excluded.
+    pub mask: Box<[Bitboard; SQUARE_SLOTS]>,
+}
+
+impl Ray {
+    fn build(board: &Board, step: Offset, range: u8) -> Ray {
+        let mut mask = Box::new([Bitboard::EMPTY; SQUARE_SLOTS]);
+        for s in 0..board.squares() {
+            let from = Square(s as u8);
+            let mut n = 1i32;
+            while range == 0 || n <= range as i32 {
+                match board.offset(from, step.dx as i32 * n, step.dy as i32 * n) {
+                    Some(t) => mask[s].set(t),
+                    None => break,
+                }
+                n += 1;
+            }
+        }
+        let ascending = step.dy as i32 * board.files as i32 + step.dx as i32 > 0;
+        Ray {
+            step,
+            range,
+            ascending,
+            mask,
+        }
+    }
+
+    /// The squares reached from `from` up to and including the first occupied one.
+    #[inline(always)]
+    pub fn attacks(&self, from: Square, occ: Bitboard) -> Bitboard {
+        let ray = self.mask[from.idx()];
+        let blockers = (ray & occ).0;
+        Bitboard(ray.0 & cut(blockers, self.ascending))
+    }
+
+    /// The first occupied square along the ray, if any.
+    #[inline(always)]
+    pub fn first_blocker(&self, from: Square, occ: Bitboard) -> Option<Square> {
+        let b = self.mask[from.idx()] & occ;
+        if b.is_empty() {
+            None
+        } else if self.ascending {
+            Some(b.lsb())
+        } else {
+            Some(b.msb())
+        }
+    }
+}
+
+/// A mask that keeps the squares of a ray up to and including its first blocker.
+#[inline(always)]
+fn cut(blockers: u128, ascending: bool) -> u128 {
+    if ascending {
+        // Bits up to and including the lowest blocker; all bits when there is none.
+        blockers ^ blockers.wrapping_sub(1)
+    } else {
+        // Bits from the highest blocker up; `| 1` makes "no blocker" keep everything.
+        u128::MAX << (127 - (blockers | 1).leading_zeros())
+    }
+}
+
+/// Index of a [`Ray`] in [`Rays`].
+pub type RayId = u16;
+
+/// Every distinct ray a variant needs, built once.
+#[derive(Clone, Default)]
+pub struct Rays {
+    rays: Vec<Ray>,
+}
+
+impl Rays {
+    /// The id of the ray for `step` and `range`, building it on first use.
+    pub fn id(&mut self, board: &Board, step: Offset, range: u8) -> RayId {
+        if let Some(i) = self
+            .rays
+            .iter()
+            .position(|r| r.step == step && r.range == range)
+        {
+            return i as RayId;
+        }
+        self.rays.push(Ray::build(board, step, range));
+        (self.rays.len() - 1) as RayId
+    }
+
+    /// The ray with this id.
+    #[inline(always)]
+    pub fn get(&self, id: RayId) -> &Ray {
+        &self.rays[id as usize]
+    }
+}
+
+/// A non-leap atom compiled against the rays: which ray and what it may do.
+#[derive(Clone, Copy, Debug)]
+pub struct RayAtom {
+    /// The ray from the piece's square (range-limited as the atom says).
+    pub ray: RayId,
+    /// The same direction unlimited (a hopper continues from its screen along it).
+    pub full: RayId,
+    /// Move only / capture only / both.
+    pub mode: Mode,
+    /// Squares this atom may start from (initial-only atoms are restricted).
+    pub from: Bitboard,
+}
+
+/// A lame leap: one target and one square that must be empty, per start square.
+#[derive(Clone)]
+pub struct LameAtom {
+    /// Target per start square (empty where it leaves the board or may not start).
+    pub target: Box<[Bitboard; SQUARE_SLOTS]>,
+    /// The square that must be empty, per start square.
+    pub via: Box<[Square; SQUARE_SLOTS]>,
+    /// Move only / capture only / both.
+    pub mode: Mode,
+    /// The step, for en passant bookkeeping (the skipped square is `via`).
+    pub step: Offset,
+}
+
+/// A bent rider: a first step onto an empty square, then a ray.
+#[derive(Clone)]
+pub struct BentAtom {
+    /// The first-step square per start square (only meaningful where `valid`).
+    pub mid: Box<[Square; SQUARE_SLOTS]>,
+    /// Start squares whose first step stays on the board.
+    pub valid: Bitboard,
+    /// The ray continuing from the first-step square.
+    pub ray: RayId,
+    /// Move only / capture only / both.
+    pub mode: Mode,
+}
+
+/// Everything one piece type of one colour can do, compiled for a board.
+#[derive(Clone)]
+pub struct PieceAttacks {
+    /// Leap targets that may be moved to (empty squares).
+    pub leap_move: Box<[Bitboard; SQUARE_SLOTS]>,
+    /// Leap targets that may be captured on.
+    pub leap_capture: Box<[Bitboard; SQUARE_SLOTS]>,
+    /// Reverse of `leap_capture`: the squares from which this piece captures a square.
+    pub leap_capture_rev: Box<[Bitboard; SQUARE_SLOTS]>,
+    /// Lame leaps.
+    pub lame: Vec<LameAtom>,
+    /// Rides.
+    pub rides: Vec<RayAtom>,
+    /// Hops (cannon-style).
+    pub hops: Vec<RayAtom>,
+    /// Bent rides (Griffon, Manticore).
+    pub bents: Vec<BentAtom>,
+}
+
+/// Squares a piece may move to (empty) and capture on (occupied, either colour).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Targets {
+    /// Empty squares reachable by a non-capturing move.
+    pub quiet: Bitboard,
+    /// Occupied squares reachable by a capture (the caller masks out its own pieces).
+    pub capture: Bitboard,
+}
+
+impl PieceAttacks {
+    /// Compiles `atoms` (already mirrored for the colour) on `board`; `initial` holds the
+    /// squares initial-only atoms may start from.
+    pub fn compile(board: &Board, rays: &mut Rays, atoms: &[Atom], initial: Bitboard) -> Self {
+        let mut pa = PieceAttacks {
+            leap_move: Box::new([Bitboard::EMPTY; SQUARE_SLOTS]),
+            leap_capture: Box::new([Bitboard::EMPTY; SQUARE_SLOTS]),
+            leap_capture_rev: Box::new([Bitboard::EMPTY; SQUARE_SLOTS]),
+            lame: Vec::new(),
+            rides: Vec::new(),
+            hops: Vec::new(),
+            bents: Vec::new(),
+        };
+        for atom in atoms {
+            let from = if atom.initial { initial } else { board.all };
+            match atom.kind {
+                AtomKind::Leap => {
+                    for s in from.iter() {
+                        let d = (atom.step.dx as i32, atom.step.dy as i32);
+                        if let Some(t) = board.offset(s, d.0, d.1) {
+                            if atom.mode.moves() {
+                                pa.leap_move[s.idx()].set(t);
+                            }
+                            if atom.mode.captures() {
+                                pa.leap_capture[s.idx()].set(t);
+                            }
+                        }
+                    }
+                }
+                AtomKind::Lame { via } => {
+                    let mut la = LameAtom {
+                        target: Box::new([Bitboard::EMPTY; SQUARE_SLOTS]),
+                        via: Box::new([Square(0); SQUARE_SLOTS]),
+                        mode: atom.mode,
+                        step: atom.step,
+                    };
+                    for s in from.iter() {
+                        let t = board.offset(s, atom.step.dx as i32, atom.step.dy as i32);
+                        let v = board.offset(s, via.dx as i32, via.dy as i32);
+                        if let (Some(t), Some(v)) = (t, v) {
+                            la.target[s.idx()] = t.bb();
+                            la.via[s.idx()] = v;
+                        }
+                    }
+                    pa.lame.push(la);
+                }
+                AtomKind::Ride { range } | AtomKind::Hop { range } => {
+                    let ra = RayAtom {
+                        ray: rays.id(board, atom.step, range),
+                        full: rays.id(board, atom.step, 0),
+                        mode: atom.mode,
+                        from,
+                    };
+                    if matches!(atom.kind, AtomKind::Ride { .. }) {
+                        pa.rides.push(ra);
+                    } else {
+                        pa.hops.push(ra);
+                    }
+                }
+                AtomKind::Bent { then, range } => {
+                    let mut ba = BentAtom {
+                        mid: Box::new([Square(0); SQUARE_SLOTS]),
+                        valid: Bitboard::EMPTY,
+                        ray: rays.id(board, then, range),
+                        mode: atom.mode,
+                    };
+                    for s in from.iter() {
+                        if let Some(m) = board.offset(s, atom.step.dx as i32, atom.step.dy as i32)
+                        {
+                            ba.mid[s.idx()] = m;
+                            ba.valid.set(s);
+                        }
+                    }
+                    pa.bents.push(ba);
+                }
+            }
+        }
+        for s in 0..board.squares() {
+            for t in pa.leap_capture[s].iter() {
+                pa.leap_capture_rev[t.idx()].set(Square(s as u8));
+            }
+        }
+        pa
+    }
+
+    /// True when the piece has only leaps and unlimited or limited straight rides, so
+    /// that pins and checks can be read off rays (no hopper screens, no lame blocks).
+    pub fn has_only_leaps_and_rides(&self) -> bool {
+        self.hops.is_empty()
+            && self.bents.is_empty()
+            && self.lame.iter().all(|l| !l.mode.captures())
+    }
+
+    /// Where a piece standing on `from` may go, given the occupancy.
+    #[inline]
+    pub fn targets(&self, rays: &Rays, from: Square, occ: Bitboard) -> Targets {
+        let i = from.idx();
+        let mut quiet = self.leap_move[i] & !occ;
+        let mut capture = self.leap_capture[i] & occ;
+        for la in &self.lame {
+            let t = la.target[i];
+            if t.any() && !occ.has(la.via[i]) {
+                if la.mode.moves() {
+                    quiet |= t & !occ;
+                }
+                if la.mode.captures() {
+                    capture |= t & occ;
+                }
+            }
+        }
+        for ra in &self.rides {
+            if !ra.from.has(from) {
+                continue;
+            }
+            let a = rays.get(ra.ray).attacks(from, occ);
+            if ra.mode.moves() {
+                quiet |= a & !occ;
+            }
+            if ra.mode.captures() {
+                capture |= a & occ;
+            }
+        }
+        for ha in &self.hops {
+            if !ha.from.has(from) {
+                continue;
+            }
+            let t = hop_targets(rays, ha, from, occ);
+            if ha.mode.moves() {
+                quiet |= t.quiet;
+            }
+            if ha.mode.captures() {
+                capture |= t.capture;
+            }
+        }
+        for ba in &self.bents {
+            if !ba.valid.has(from) {
+                continue;
+            }
+            let m = ba.mid[i];
+            if occ.has(m) {
+                continue;
+            }
+            let a = rays.get(ba.ray).attacks(m, occ);
+            if ba.mode.moves() {
+                quiet |= a & !occ;
+            }
+            if ba.mode.captures() {
+                capture |= a & occ;
+            }
+        }
+        Targets { quiet, capture }
+    }
+
+    /// The squares this piece on `from` would capture on if they held an enemy.
+    #[inline]
+    pub fn capture_reach(&self, rays: &Rays, from: Square, occ: Bitboard) -> Bitboard {
+        self.targets(rays, from, occ).capture
+    }
+}
+
+/// What a hopper on `from` reaches along one ray: squares past exactly one screen.
+#[inline(always)]
+fn hop_targets(rays: &Rays, ha: &RayAtom, from: Square, occ: Bitboard) -> Targets {
+    let ray = rays.get(ha.ray);
+    match ray.first_blocker(from, occ) {
+        None => Targets::default(),
+        Some(screen) => {
+            let beyond = rays.get(ha.full).attacks(screen, occ) & ray.mask[from.idx()];
+            Targets {
+                quiet: beyond & !occ,
+                capture: beyond & occ,
+            }
+        }
+    }
+}
+
+/// Walks a ray square by square: the slow reference the fast rays are tested against.
+pub fn ride_slow(board: &Board, from: Square, step: Offset, range: u8, occ: Bitboard) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    let mut sq = from;
+    let mut n = 0;
+    while range == 0 || n < range {
+        match board.offset(sq, step.dx as i32, step.dy as i32) {
+            None => break,
+            Some(t) => {
+                out.set(t);
+                n += 1;
+                sq = t;
+                if occ.has(t) {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Rides of one direction and range that capture, grouped over the types that have them.
+#[derive(Clone, Debug)]
+pub struct RayGroup {
+    /// The ray from the attacked square outwards (the attackers' step reversed).
+    pub ray: RayId,
+    /// Attacking types, as a bit mask.
+    pub types: u32,
+    /// Squares the attacker must stand on (initial-only atoms), usually the whole board.
+    pub from: Bitboard,
+}
+
+/// Hopper captures of one direction, grouped over types.
+#[derive(Clone, Debug)]
+pub struct HopGroup {
+    /// The reversed ray cut to the hopper's range, from the attacked square.
+    pub ray: RayId,
+    /// The reversed ray unlimited.
+    pub full: RayId,
+    /// Attacking types.
+    pub types: u32,
+}
+
+/// Bent-rider captures: a reversed continuation ray and the first step back to the origin.
+#[derive(Clone)]
+pub struct BentGroup {
+    /// The continuation reversed, from the attacked square.
+    pub ray: RayId,
+    /// For each first-step square, where the rider starts (None off the board).
+    pub origin: Box<[Option<Square>; SQUARE_SLOTS]>,
+    /// Attacking type.
+    pub ptype: u8,
+}
+
+/// Lame-leap captures reversed: for each target, the attacker's square and its via square.
+#[derive(Clone)]
+pub struct LameGroup {
+    /// Attacker square per target (None where impossible).
+    pub from: Box<[Option<(Square, Square)>; SQUARE_SLOTS]>,
+    /// Attacking type.
+    pub ptype: u8,
+}
+
+/// Everything needed to find the attackers of a square for one attacking colour.
+#[derive(Clone, Default)]
+pub struct AttackerMap {
+    /// Types with leap captures.
+    pub leap_types: Vec<u8>,
+    /// Ride captures by direction.
+    pub rays: Vec<RayGroup>,
+    /// Hop captures by direction.
+    pub hops: Vec<HopGroup>,
+    /// Bent-rider captures.
+    pub bents: Vec<BentGroup>,
+    /// Lame-leap captures.
+    pub lames: Vec<LameGroup>,
+}
+
+impl AttackerMap {
+    /// Builds the reverse map of one colour's compiled pieces.
+    pub fn build(board: &Board, rays: &mut Rays, pieces: &[PieceAttacks]) -> AttackerMap {
+        let mut map = AttackerMap::default();
+        for (t, pa) in pieces.iter().enumerate() {
+            let t = t as u8;
+            if pa.leap_capture.iter().any(|b| b.any()) {
+                map.leap_types.push(t);
+            }
+            for ra in pa.rides.iter().filter(|r| r.mode.captures()) {
+                let (step, range) = (rays.get(ra.ray).step, rays.get(ra.ray).range);
+                let rev = rays.id(board, step.reversed(), range);
+                match map.rays.iter_mut().find(|g| g.ray == rev && g.from == ra.from) {
+                    Some(g) => g.types |= 1 << t,
+                    None => map.rays.push(RayGroup {
+                        ray: rev,
+                        types: 1 << t,
+                        from: ra.from,
+                    }),
+                }
+            }
+            for ha in pa.hops.iter().filter(|h| h.mode.captures()) {
+                let (step, range) = (rays.get(ha.ray).step, rays.get(ha.ray).range);
+                let ray = rays.id(board, step.reversed(), range);
+                let full = rays.id(board, step.reversed(), 0);
+                match map.hops.iter_mut().find(|g| g.ray == ray) {
+                    Some(g) => g.types |= 1 << t,
+                    None => map.hops.push(HopGroup {
+                        ray,
+                        full,
+                        types: 1 << t,
+                    }),
+                }
+            }
+            for ba in pa.bents.iter().filter(|b| b.mode.captures()) {
+                let (step, range) = (rays.get(ba.ray).step, rays.get(ba.ray).range);
+                let ray = rays.id(board, step.reversed(), range);
+                let mut origin = Box::new([None; SQUARE_SLOTS]);
+                for s in ba.valid.iter() {
+                    origin[ba.mid[s.idx()].idx()] = Some(s);
+                }
+                map.bents.push(BentGroup {
+                    ray,
+                    origin,
+                    ptype: t,
+                });
+            }
+            for la in pa.lame.iter().filter(|l| l.mode.captures()) {
+                let mut from = Box::new([None; SQUARE_SLOTS]);
+                for s in 0..board.squares() {
+                    if let Some(target) = la.target[s].iter().next() {
+                        from[target.idx()] = Some((Square(s as u8), la.via[s]));
+                    }
+                }
+                map.lames.push(LameGroup { from, ptype: t });
+            }
+        }
+        map
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movement::symmetric;
+
+    fn b10() -> Board {
+        Board::new(10, 10).unwrap()
+    }
+
+    fn sqs(b: &Board, names: &str) -> Bitboard {
+        let mut bb = Bitboard::EMPTY;
+        for n in names.split_whitespace() {
+            bb.set(b.parse_square(n).unwrap());
+        }
+        bb
+    }
+
+    fn occ(b: &Board, names: &str) -> Bitboard {
+        sqs(b, names)
+    }
+
+    fn compile(b: &Board, rays: &mut Rays, atoms: &[Atom]) -> PieceAttacks {
+        PieceAttacks::compile(b, rays, atoms, b.rank_mask(1))
+    }
+
+    fn sym(kind: AtomKind, dx: i8, dy: i8, mode: Mode) -> Vec<Atom> {
+        symmetric(dx, dy)
+            .into_iter()
+            .map(|step| Atom {
+                kind,
+                step,
+                mode,
+                initial: false,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn leaper_camel_from_a_corner_and_the_centre() {
+        let b = b10();
+        let mut rays = Rays::default();
+        let camel = compile(&b, &mut rays, &sym(AtomKind::Leap, 3, 1, Mode::Both));
+        let t = camel.targets(&rays, b.parse_square("a1").unwrap(), Bitboard::EMPTY);
+        assert_eq!(t.quiet, sqs(&b, "d2 b4"));
+        let t = camel.targets(&rays, b.parse_square("e5").unwrap(), occ(&b, "h6 f6"));
+        assert_eq!(t.quiet, sqs(&b, "h4 b6 b4 f8 d8 f2 d2"));
+        assert_eq!(t.capture, sqs(&b, "h6"));
+    }
+
+    #[test]
+    fn rider_unlimited_stops_at_first_blocker_on_10x10() {
+        let b = b10();
+        let mut rays = Rays::default();
+        let rook = compile(&b, &mut rays, &sym(AtomKind::Ride { range: 0 }, 1, 0, Mode::Both));
+        let t = rook.targets(&rays, b.parse_square("e5").unwrap(), occ(&b, "e8 b5 j5"));
+        assert_eq!(t.quiet, sqs(&b, "e6 e7 e4 e3 e2 e1 d5 c5 f5 g5 h5 i5"));
+        assert_eq!(t.capture, sqs(&b, "e8 b5 j5"));
+    }
+
+    #[test]
+    fn rider_with_range_slides_at_most_four() {
+        // Augsburg Deacon's diagonal part: B4.
+        let b = b10();
+        let mut rays = Rays::default();
+        let b4 = compile(&b, &mut rays, &sym(AtomKind::Ride { range: 4 }, 1, 1, Mode::Both));
+        let t = b4.targets(&rays, b.parse_square("a1").unwrap(), Bitboard::EMPTY);
+        assert_eq!(t.quiet, sqs(&b, "b2 c3 d4 e5"));
+        let t = b4.targets(&rays, b.parse_square("a1").unwrap(), occ(&b, "c3"));
+        assert_eq!(t.quiet, sqs(&b, "b2"));
+        assert_eq!(t.capture, sqs(&b, "c3"));
+    }
+
+    #[test]
+    fn nightrider_follows_its_lines() {
+        let b = b10();
+        let mut rays = Rays::default();
+        let nn = compile(&b, &mut rays, &sym(AtomKind::Ride { range: 0 }, 1, 2, Mode::Both));
+        let t = nn.targets(&rays, b.parse_square("a1").unwrap(), occ(&b, "c5"));
+        assert_eq!(t.quiet, sqs(&b, "b3 c2 e3 g4 i5"));
+        assert_eq!(t.capture, sqs(&b, "c5"));
+    }
+
+    #[test]
+    fn hopper_captures_over_exactly_one_screen() {
+        // A Xiangqi-style cannon: mR + cpR, on e1 with screens.
+        let b = b10();
+        let mut rays = Rays::default();
+        let mut atoms = sym(AtomKind::Ride { range: 0 }, 1, 0, Mode::Move);
+        atoms.extend(sym(AtomKind::Hop { range: 0 }, 1, 0, Mode::Capture));
+        let cannon = compile(&b, &mut rays, &atoms);
+        let from = b.parse_square("e1").unwrap();
+        // Screen e3, target e6 (e4, e5 empty); e7 behind the target is not reached.
+        // Screen c1 adjacent to b1: b1 is captured; a1 behind it is not.
+        // On the right: f1 screen, g1 target directly behind (adjacent target).
+        let o = occ(&b, "e3 e6 e7 c1 b1 a1 f1 g1");
+        let t = cannon.targets(&rays, from, o);
+        assert_eq!(t.quiet, sqs(&b, "e2 d1"));
+        assert_eq!(t.capture, sqs(&b, "e6 b1 g1"));
+        // Without a screen nothing is captured.
+        let t = cannon.targets(&rays, from, occ(&b, "e9"));
+        assert_eq!(t.capture, Bitboard::EMPTY);
+    }
+
+    #[test]
+    fn hopper_moving_beyond_the_screen() {
+        // pR with both modes: empty squares past the screen, and the first piece past it.
+        let b = b10();
+        let mut rays = Rays::default();
+        let hop = compile(&b, &mut rays, &[Atom {
+            kind: AtomKind::Hop { range: 0 },
+            step: Offset::new(0, 1),
+            mode: Mode::Both,
+            initial: false,
+        }]);
+        let t = hop.targets(&rays, b.parse_square("a1").unwrap(), occ(&b, "a2 a5"));
+        assert_eq!(t.quiet, sqs(&b, "a3 a4"));
+        assert_eq!(t.capture, sqs(&b, "a5"));
+    }
+
+    #[test]
+    fn hopper_range_counts_from_the_start() {
+        let b = b10();
+        let mut rays = Rays::default();
+        let hop = compile(&b, &mut rays, &[Atom {
+            kind: AtomKind::Hop { range: 3 },
+            step: Offset::new(0, 1),
+            mode: Mode::Both,
+            initial: false,
+        }]);
+        let t = hop.targets(&rays, b.parse_square("a1").unwrap(), occ(&b, "a2 a9"));
+        assert_eq!(t.quiet, sqs(&b, "a3 a4"));
+        assert_eq!(t.capture, Bitboard::EMPTY);
+    }
+
+    fn griffon() -> Vec<Atom> {
+        let mut atoms = sym(AtomKind::Leap, 1, 1, Mode::Both);
+        for d in symmetric(1, 1) {
+            for then in [Offset::new(d.dx, 0), Offset::new(0, d.dy)] {
+                atoms.push(Atom {
+                    kind: AtomKind::Bent { then, range: 0 },
+                    step: d,
+                    mode: Mode::Both,
+                    initial: false,
+                });
+            }
+        }
+        atoms
+    }
+
+    #[test]
+    fn griffon_steps_diagonally_then_slides_outward() {
+        // ArchMage rulings: from e4 stop on f5 or go on to f6, f7... or g5, h5...
+        let b = b10();
+        let mut rays = Rays::default();
+        let g = compile(&b, &mut rays, &griffon());
+        let e4 = b.parse_square("e4").unwrap();
+        let t = g.targets(&rays, e4, occ(&b, "f8 h5"));
+        let expect_ne = "f5 f6 f7 g5";
+        let expect_nw = "d5 d6 d7 d8 d9 d10 c5 b5 a5";
+        let expect_se = "f3 f2 f1 g3 h3 i3 j3";
+        let expect_sw = "d3 d2 d1 c3 b3 a3";
+        let want = sqs(&b, &format!("{expect_ne} {expect_nw} {expect_se} {expect_sw}"));
+        assert_eq!(t.quiet, want);
+        assert_eq!(t.capture, sqs(&b, "f8 h5"));
+        // A piece on the first-step square blocks the continuation but can be captured.
+        let t = g.targets(&rays, e4, occ(&b, "f5"));
+        assert!(t.capture.has(b.parse_square("f5").unwrap()));
+        assert!(!t.quiet.has(b.parse_square("f6").unwrap()));
+        assert!(!t.quiet.has(b.parse_square("g5").unwrap()));
+    }
+
+    #[test]
+    fn manticore_steps_orthogonally_then_slides_diagonally_outward() {
+        let b = b10();
+        let mut rays = Rays::default();
+        let mut atoms = sym(AtomKind::Leap, 1, 0, Mode::Both);
+        for d in symmetric(1, 0) {
+            let outs = if d.dx == 0 {
+                [Offset::new(1, d.dy), Offset::new(-1, d.dy)]
+            } else {
+                [Offset::new(d.dx, 1), Offset::new(d.dx, -1)]
+            };
+            for then in outs {
+                atoms.push(Atom {
+                    kind: AtomKind::Bent { then, range: 0 },
+                    step: d,
+                    mode: Mode::Both,
+                    initial: false,
+                });
+            }
+        }
+        let m = compile(&b, &mut rays, &atoms);
+        let e4 = b.parse_square("e4").unwrap();
+        let t = m.targets(&rays, e4, occ(&b, "e3 d4 f4"));
+        // North: e5, then d6 c7 b8 a9 and f6 g7 h8 i9 j10.
+        assert_eq!(t.quiet, sqs(&b, "e5 d6 c7 b8 a9 f6 g7 h8 i9 j10"));
+        assert_eq!(t.capture, sqs(&b, "e3 d4 f4"));
+    }
+
+    #[test]
+    fn lame_leap_needs_its_via_square_empty() {
+        // Xiangqi horse (1,2) via (0,1), and a pawn two-step only from rank 2.
+        let b = b10();
+        let mut rays = Rays::default();
+        let step = Atom {
+            kind: AtomKind::Lame {
+                via: Offset::new(0, 1),
+            },
+            step: Offset::new(0, 2),
+            mode: Mode::Move,
+            initial: true,
+        };
+        let p = compile(&b, &mut rays, &[step]);
+        let e2 = b.parse_square("e2").unwrap();
+        assert_eq!(p.targets(&rays, e2, Bitboard::EMPTY).quiet, sqs(&b, "e4"));
+        assert_eq!(p.targets(&rays, e2, occ(&b, "e3")).quiet, Bitboard::EMPTY);
+        assert_eq!(p.targets(&rays, e2, occ(&b, "e4")).quiet, Bitboard::EMPTY);
+        let e3 = b.parse_square("e3").unwrap();
+        assert_eq!(p.targets(&rays, e3, Bitboard::EMPTY).quiet, Bitboard::EMPTY);
+    }
+
+    #[test]
+    fn move_only_and_capture_only_modes() {
+        // Pawn-like: fmW + fcF on 10x10.
+        let b = b10();
+        let mut rays = Rays::default();
+        let atoms = [
+            Atom::leap(0, 1).with_mode(Mode::Move),
+            Atom::leap(1, 1).with_mode(Mode::Capture),
+            Atom::leap(-1, 1).with_mode(Mode::Capture),
+        ];
+        let p = compile(&b, &mut rays, &atoms);
+        let t = p.targets(&rays, b.parse_square("j5").unwrap(), occ(&b, "j6 i6"));
+        assert_eq!(t.quiet, Bitboard::EMPTY);
+        assert_eq!(t.capture, sqs(&b, "i6"));
+        assert_eq!(p.leap_capture_rev[b.parse_square("i6").unwrap().idx()], sqs(&b, "h5 j5"));
+    }
+
+    #[test]
+    fn fast_rays_equal_slow_walks_on_random_occupancies() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (files, ranks) in [(8, 8), (10, 10), (10, 12), (9, 10)] {
+            let b = Board::new(files, ranks).unwrap();
+            let mut rays = Rays::default();
+            let steps = [(1, 0), (0, 1), (1, 1), (-1, 1), (1, 2), (-2, 1), (0, -1), (-1, -1)];
+            for &(dx, dy) in &steps {
+                for range in [0u8, 1, 3, 4] {
+                    let id = rays.id(&b, Offset::new(dx, dy), range);
+                    for _ in 0..200 {
+                        let r1 = (rnd() as u128) << 64 | rnd() as u128;
+                        let r2 = (rnd() as u128) << 64 | rnd() as u128;
+                        let o = Bitboard(r1 & r2) & b.all;
+                        let from = Square((rnd() % b.squares() as u64) as u8);
+                        let fast = rays.get(id).attacks(from, o);
+                        let slow = ride_slow(&b, from, Offset::new(dx, dy), range, o);
+                        assert_eq!(fast, slow, "{files}x{ranks} step ({dx},{dy}) r{range}");
+                    }
+                }
+            }
+        }
+    }
+}

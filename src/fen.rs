@@ -1,0 +1,312 @@
+//! FEN in and out for any board size: ranks top to bottom, multi-digit empty runs,
+//! pieces in hand in `[...]` after the placement.
+
+use crate::moves::{Color, Piece, PieceType};
+use crate::position::Position;
+use crate::variant::Variant;
+use std::sync::Arc;
+
+/// Why a FEN was refused; the message names the field and the offending text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("bad FEN \"{fen}\": {msg}")]
+pub struct FenError {
+    /// The FEN as given.
+    pub fen: String,
+    /// What is wrong and where.
+    pub msg: String,
+}
+
+impl Position {
+    /// The variant's start position.
+    pub fn startpos(v: &Arc<Variant>) -> Position {
+        Position::from_fen(v, &v.start_fen).expect("a variant's start FEN is checked when it loads")
+    }
+
+    /// Parses a FEN of this variant.
+    pub fn from_fen(v: &Arc<Variant>, fen: &str) -> Result<Position, FenError> {
+        let fail = |msg: String| FenError {
+            fen: fen.to_string(),
+            msg,
+        };
+        let mut pos = Position::empty(Arc::clone(v));
+        let bd = &v.board;
+        let mut fields = fen.split_whitespace();
+        let mut placement = fields.next().ok_or_else(|| fail("empty".into()))?.to_string();
+        // A hand may be attached (`.../RNBQ[Dd]`) or stand as its own field.
+        let mut hand_text = None;
+        if let Some(i) = placement.find('[') {
+            let rest = placement[i..].to_string();
+            if !rest.ends_with(']') {
+                return Err(fail(format!("hand \"{rest}\" has no closing ']'")));
+            }
+            hand_text = Some(rest[1..rest.len() - 1].to_string());
+            placement.truncate(i);
+        }
+        let rows: Vec<&str> = placement.split('/').collect();
+        if rows.len() != bd.ranks as usize {
+            return Err(fail(format!(
+                "placement has {} ranks, the {} board has {}",
+                rows.len(),
+                v.name,
+                bd.ranks
+            )));
+        }
+        for (i, row) in rows.iter().enumerate() {
+            let rank = bd.ranks as i32 - 1 - i as i32;
+            let mut file = 0i32;
+            let mut num = 0i32;
+            let flush = |file: &mut i32, num: &mut i32| {
+                *file += *num;
+                *num = 0;
+            };
+            for ch in row.chars() {
+                if let Some(d) = ch.to_digit(10) {
+                    if num == 0 && d == 0 {
+                        return Err(fail(format!("rank {}: empty run starts with 0", rank + 1)));
+                    }
+                    num = num * 10 + d as i32;
+                    continue;
+                }
+                flush(&mut file, &mut num);
+                let t = v.type_of_letter(ch).ok_or_else(|| {
+                    fail(format!("rank {}: unknown piece letter '{ch}' for {}", rank + 1, v.name))
+                })?;
+                let c = if ch.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let sq = bd.square(file, rank).ok_or_else(|| {
+                    fail(format!("rank {} has more than {} files", rank + 1, bd.files))
+                })?;
+                pos.put(Piece::new(t, c), sq);
+                file += 1;
+            }
+            flush(&mut file, &mut num);
+            if file != bd.files as i32 {
+                return Err(fail(format!(
+                    "rank {} covers {} files, the board has {}",
+                    rank + 1,
+                    file,
+                    bd.files
+                )));
+            }
+        }
+        let mut next = fields.next();
+        if hand_text.is_none() {
+            if let Some(f) = next {
+                if f.starts_with('[') {
+                    if !f.ends_with(']') {
+                        return Err(fail(format!("hand \"{f}\" has no closing ']'")));
+                    }
+                    hand_text = Some(f[1..f.len() - 1].to_string());
+                    next = fields.next();
+                }
+            }
+        }
+        if let Some(h) = hand_text {
+            let mut count = 0u32;
+            for ch in h.chars() {
+                if let Some(d) = ch.to_digit(10) {
+                    count = count * 10 + d;
+                    continue;
+                }
+                if ch == '-' {
+                    continue;
+                }
+                let t = v
+                    .type_of_letter(ch)
+                    .ok_or_else(|| fail(format!("hand: unknown piece letter '{ch}'")))?;
+                let c = if ch.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                pos.add_to_hand(c, t, count.max(1) as i32);
+                count = 0;
+            }
+        }
+        pos.side = match next {
+            None | Some("w") => Color::White,
+            Some("b") => Color::Black,
+            Some(s) => return Err(fail(format!("side to move \"{s}\" is not w or b"))),
+        };
+        let castling = fields.next().unwrap_or("-");
+        pos.castling = parse_castling(&pos, castling).map_err(fail)?;
+        let ep = fields.next().unwrap_or("-");
+        if ep != "-" {
+            let sq = bd
+                .parse_square(ep)
+                .ok_or_else(|| fail(format!("en passant square \"{ep}\" is not on the board")))?;
+            // The victim stands one step beyond the skipped square, seen from the mover.
+            let dy = if pos.side == Color::White { -1 } else { 1 };
+            if let Some(victim) = bd.offset(sq, 0, dy) {
+                let p = pos.board[victim.idx()];
+                if !p.is_none()
+                    && p.color() != pos.side
+                    && v.pawn_mask >> p.kind() & 1 != 0
+                    && pos.board[sq.idx()].is_none()
+                {
+                    pos.ep = sq.bb();
+                    pos.ep_victim = victim;
+                }
+            }
+        }
+        pos.halfmove = match fields.next() {
+            None => 0,
+            Some(s) => s
+                .parse()
+                .map_err(|_| fail(format!("halfmove clock \"{s}\" is not a number")))?,
+        };
+        pos.fullmove = match fields.next() {
+            None => 1,
+            Some(s) => s
+                .parse::<u32>()
+                .map_err(|_| fail(format!("fullmove number \"{s}\" is not a number")))?
+                .max(1),
+        };
+        if let Some(extra) = fields.next() {
+            return Err(fail(format!("unexpected text \"{extra}\" after the move number")));
+        }
+        pos.key = pos.compute_key();
+        pos.validate().map_err(fail)?;
+        Ok(pos)
+    }
+
+    /// Refuses positions no game can reach in ways that would break move generation.
+    fn validate(&self) -> Result<(), String> {
+        if self.v.royal_mask != 0 {
+            for c in Color::BOTH {
+                let n = self.royals(c).count();
+                if n != 1 {
+                    let name = if c == Color::White { "White" } else { "Black" };
+                    return Err(format!("{name} has {n} royal pieces, the game needs exactly 1"));
+                }
+            }
+            if self.is_attacked_royal(self.side.flip()) {
+                return Err("the side not to move is in check".into());
+            }
+        }
+        Ok(())
+    }
+
+    /// The position as FEN.
+    pub fn fen(&self) -> String {
+        let v = &self.v;
+        let bd = &v.board;
+        let mut s = String::new();
+        for rank in (0..bd.ranks as i32).rev() {
+            let mut empty = 0;
+            for file in 0..bd.files as i32 {
+                let p = self.board[bd.square(file, rank).unwrap().idx()];
+                if p.is_none() {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    s.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                s.push(self.letter(p));
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        if v.uses_hands() {
+            s.push('[');
+            for c in Color::BOTH {
+                for t in 0..v.pieces.len() {
+                    for _ in 0..self.hands[c.idx()][t] {
+                        s.push(self.letter(Piece::new(t as PieceType, c)));
+                    }
+                }
+            }
+            s.push(']');
+        }
+        s.push_str(if self.side == Color::White { " w " } else { " b " });
+        let mut cs = String::new();
+        for (bit, ch) in [(0, 'K'), (1, 'Q'), (2, 'k'), (3, 'q')] {
+            if self.castling & (1 << bit) != 0 {
+                cs.push(ch);
+            }
+        }
+        s.push_str(if cs.is_empty() { "-" } else { &cs });
+        s.push(' ');
+        if self.ep.any() {
+            s.push_str(&bd.square_name(self.ep.lsb()));
+        } else {
+            s.push('-');
+        }
+        s.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
+        s
+    }
+
+    /// The FEN letter of a piece.
+    pub fn letter(&self, p: Piece) -> char {
+        let l = self.v.pieces[p.kind() as usize].letter;
+        if p.color() == Color::White {
+            l
+        } else {
+            l.to_ascii_lowercase()
+        }
+    }
+}
+
+/// Reads `KQkq`/`-` against the variant's castling rules, keeping only rights whose
+/// king and rook stand on their squares.
+fn parse_castling(pos: &Position, field: &str) -> Result<u8, String> {
+    if field == "-" {
+        return Ok(0);
+    }
+    let mut bits = 0u8;
+    for ch in field.chars() {
+        let bit = match ch {
+            'K' => 0,
+            'Q' => 1,
+            'k' => 2,
+            'q' => 3,
+            _ => {
+                return Err(format!(
+                    "castling field \"{field}\": '{ch}' is not one of K Q k q"
+                ))
+            }
+        };
+        if bits & (1 << bit) != 0 {
+            return Err(format!("castling field \"{field}\": '{ch}' appears twice"));
+        }
+        bits |= 1 << bit;
+    }
+    let Some(rules) = pos.v.castling.as_ref() else {
+        return Ok(0);
+    };
+    let mut valid = 0u8;
+    for (i, r) in rules.iter().enumerate() {
+        if bits & (1 << i) == 0 {
+            continue;
+        }
+        let c = if i < 2 { Color::White } else { Color::Black };
+        let king = pos.board[r.king_from.idx()];
+        let rook = pos.board[r.rook_from.idx()];
+        let ok = !king.is_none()
+            && king.color() == c
+            && pos.v.royal_mask >> king.kind() & 1 != 0
+            && !rook.is_none()
+            && rook.color() == c
+            && pos.v.royal_mask >> rook.kind() & 1 == 0;
+        if ok {
+            valid |= 1 << i;
+        }
+    }
+    Ok(valid)
+}
+
+impl Variant {
+    /// True when FEN shows hands for this game.
+    pub fn uses_hands(&self) -> bool {
+        self.start_fen.contains('[')
+    }
+}

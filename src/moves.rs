@@ -1,0 +1,281 @@
+//! Colours, pieces, moves and the stack-allocated move list.
+
+use crate::geometry::Square;
+
+/// Largest number of piece types a variant may define (type masks are `u32`).
+pub const MAX_PIECE_TYPES: usize = 32;
+/// Capacity of a [`MoveList`]; enough for any legal position of the built-in games.
+pub const MAX_MOVES: usize = 1024;
+
+/// A side.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Color {
+    /// Moves first, starts on the low ranks.
+    White = 0,
+    /// Starts on the high ranks.
+    Black = 1,
+}
+
+impl Color {
+    /// The other side.
+    #[inline(always)]
+    pub fn flip(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    /// 0 for White, 1 for Black.
+    #[inline(always)]
+    pub fn idx(self) -> usize {
+        self as usize
+    }
+
+    /// Both colours, White first.
+    pub const BOTH: [Color; 2] = [Color::White, Color::Black];
+}
+
+/// A piece type: an index into the variant's piece table.
+pub type PieceType = u8;
+
+/// A coloured piece packed in a byte (`type | color << 5`), or [`Piece::NONE`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Piece(pub u8);
+
+impl Piece {
+    /// An empty square.
+    pub const NONE: Piece = Piece(0xFF);
+
+    /// The piece of this type and colour.
+    #[inline(always)]
+    pub fn new(t: PieceType, c: Color) -> Piece {
+        Piece(t | ((c as u8) << 5))
+    }
+
+    /// True for an empty square.
+    #[inline(always)]
+    pub fn is_none(self) -> bool {
+        self.0 == 0xFF
+    }
+
+    /// The type; meaningless for NONE.
+    #[inline(always)]
+    pub fn kind(self) -> PieceType {
+        self.0 & 31
+    }
+
+    /// The colour; meaningless for NONE.
+    #[inline(always)]
+    pub fn color(self) -> Color {
+        if self.0 & 32 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// Index 0..64 for tables keyed by coloured piece.
+    #[inline(always)]
+    pub fn idx(self) -> usize {
+        (self.0 & 63) as usize
+    }
+}
+
+/// What kind of move a [`Move`] is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+pub enum MoveKind {
+    /// An ordinary move or capture.
+    Normal = 0,
+    /// A multi-step pawn move that leaves an en passant square.
+    DoubleStep = 1,
+    /// A capture of a pawn that just passed the target square.
+    EnPassant = 2,
+    /// Castling, written as the king's move.
+    Castle = 3,
+    /// A piece put from the hand onto the board; `from` holds the piece type.
+    Drop = 4,
+}
+
+/// A move in 32 bits: from (7), to (7), promotion type + 1 (6), kind (3).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Move(pub u32);
+
+impl Move {
+    /// The null move (not a legal move of any position).
+    pub const NULL: Move = Move(0);
+
+    /// A move of `kind` from `from` to `to`.
+    #[inline(always)]
+    pub fn new(from: Square, to: Square, kind: MoveKind) -> Move {
+        Move(from.0 as u32 | (to.0 as u32) << 7 | (kind as u32) << 20)
+    }
+
+    /// A move that promotes to `promo`.
+    #[inline(always)]
+    pub fn with_promotion(self, promo: PieceType) -> Move {
+        Move(self.0 | ((promo as u32 + 1) << 14))
+    }
+
+    /// A drop of a piece type onto `to`.
+    #[inline(always)]
+    pub fn drop(t: PieceType, to: Square) -> Move {
+        Move(t as u32 | (to.0 as u32) << 7 | (MoveKind::Drop as u32) << 20)
+    }
+
+    /// Start square (for a drop: the dropped type as a number).
+    #[inline(always)]
+    pub fn from(self) -> Square {
+        Square((self.0 & 127) as u8)
+    }
+
+    /// Destination square.
+    #[inline(always)]
+    pub fn to(self) -> Square {
+        Square(((self.0 >> 7) & 127) as u8)
+    }
+
+    /// The promotion type, if any.
+    #[inline(always)]
+    pub fn promotion(self) -> Option<PieceType> {
+        let p = (self.0 >> 14) & 63;
+        if p == 0 {
+            None
+        } else {
+            Some((p - 1) as PieceType)
+        }
+    }
+
+    /// The move's kind.
+    #[inline(always)]
+    pub fn kind(self) -> MoveKind {
+        match (self.0 >> 20) & 7 {
+            0 => MoveKind::Normal,
+            1 => MoveKind::DoubleStep,
+            2 => MoveKind::EnPassant,
+            3 => MoveKind::Castle,
+            _ => MoveKind::Drop,
+        }
+    }
+
+    /// For a drop, the dropped type.
+    #[inline(always)]
+    pub fn drop_type(self) -> PieceType {
+        (self.0 & 127) as PieceType
+    }
+}
+
+impl std::fmt::Debug for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Move({}->{} {:?} {:?})",
+            self.from().0,
+            self.to().0,
+            self.kind(),
+            self.promotion()
+        )
+    }
+}
+
+/// A fixed-capacity list of moves that lives on the stack.
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl MoveList {
+    /// An empty list.
+    #[inline(always)]
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [Move::NULL; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Appends a move; silently ignores overflow beyond [`MAX_MOVES`] in release builds.
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        debug_assert!(self.len < MAX_MOVES);
+        if self.len < MAX_MOVES {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+
+    /// Number of moves.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when there is no move.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Removes every move.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The moves as a slice.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// The moves as a mutable slice (for ordering).
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
+    /// Iterates the moves.
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+
+    /// Shortens the list to `n` moves.
+    #[inline(always)]
+    pub fn truncate(&mut self, n: usize) {
+        self.len = self.len.min(n);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_fields_round_trip() {
+        let m = Move::new(Square(12), Square(127), MoveKind::EnPassant).with_promotion(31);
+        assert_eq!(m.from(), Square(12));
+        assert_eq!(m.to(), Square(127));
+        assert_eq!(m.kind(), MoveKind::EnPassant);
+        assert_eq!(m.promotion(), Some(31));
+        let d = Move::drop(19, Square(99));
+        assert_eq!(d.kind(), MoveKind::Drop);
+        assert_eq!(d.drop_type(), 19);
+        assert_eq!(d.to(), Square(99));
+    }
+
+    #[test]
+    fn pieces_pack_type_and_colour() {
+        let p = Piece::new(19, Color::Black);
+        assert_eq!(p.kind(), 19);
+        assert_eq!(p.color(), Color::Black);
+        assert!(!p.is_none());
+        assert!(Piece::NONE.is_none());
+    }
+}

@@ -1,0 +1,150 @@
+//! Move notation (`e2e4`, `e7e8q`, `D@e5`) and game-end detection.
+
+use crate::moves::{Color, Move, MoveKind, MoveList};
+use crate::position::Position;
+
+/// Why a move string was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The text is not a move in this game's notation.
+    #[error("\"{0}\" is not a move in {1} notation (expected e.g. e2e4, e7e8q, D@e5)")]
+    Unparsable(String, String),
+    /// A well-formed move that is not legal here.
+    #[error("illegal move \"{0}\" in position {1}")]
+    Illegal(String, String),
+}
+
+/// How a finished game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameResult {
+    /// White won.
+    WhiteWins,
+    /// Black won.
+    BlackWins,
+    /// Drawn.
+    Draw,
+}
+
+impl GameResult {
+    /// PGN form: `1-0`, `0-1`, `1/2-1/2`.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+}
+
+impl Position {
+    /// The move in Tenfold notation.
+    pub fn move_to_string(&self, m: Move) -> String {
+        let bd = &self.v.board;
+        if m.kind() == MoveKind::Drop {
+            return format!(
+                "{}@{}",
+                self.v.pieces[m.drop_type() as usize].letter,
+                bd.square_name(m.to())
+            );
+        }
+        let mut s = format!("{}{}", bd.square_name(m.from()), bd.square_name(m.to()));
+        if let Some(p) = m.promotion() {
+            s.push(self.v.pieces[p as usize].letter.to_ascii_lowercase());
+        }
+        s
+    }
+
+    /// Parses a move and checks it is legal here.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let t = text.trim();
+        if !self.looks_like_move(t) {
+            return Err(MoveError::Unparsable(t.to_string(), self.v.name.clone()));
+        }
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        list.iter()
+            .copied()
+            .find(|&m| self.move_to_string(m) == t)
+            .ok_or_else(|| MoveError::Illegal(t.to_string(), self.fen()))
+    }
+
+    fn looks_like_move(&self, t: &str) -> bool {
+        let bd = &self.v.board;
+        if let Some((piece, sq)) = t.split_once('@') {
+            let mut chars = piece.chars();
+            return matches!((chars.next(), chars.next()), (Some(c), None) if self.v.type_of_letter(c).is_some())
+                && bd.parse_square(sq).is_some();
+        }
+        // <from><to>[suffix]: split the squares where the second file letter starts.
+        let bytes = t.as_bytes();
+        let Some(second) = (1..bytes.len()).find(|&i| bytes[i].is_ascii_lowercase()) else {
+            return false;
+        };
+        let from = &t[..second];
+        let rest = &t[second..];
+        let digits_end = rest[1..]
+            .find(|c: char| !c.is_ascii_digit())
+            .map_or(rest.len(), |i| i + 1);
+        let to = &rest[..digits_end];
+        let suffix = &rest[digits_end..];
+        bd.parse_square(from).is_some()
+            && bd.parse_square(to).is_some()
+            && suffix.len() <= 1
+            && suffix.chars().all(|c| c.is_ascii_lowercase())
+    }
+
+    /// Plays a list of moves given as text, stopping at the first bad one.
+    pub fn play_moves(&mut self, moves: &str) -> Result<(), MoveError> {
+        for t in moves.split_whitespace() {
+            let m = self.parse_move(t)?;
+            self.make_move(m);
+        }
+        Ok(())
+    }
+
+    /// True when the current position occurred `times` times before (same side to move,
+    /// rights and hands: the key covers them), within the reach of the halfmove clock.
+    pub fn repetitions(&self) -> usize {
+        let n = self.history.len();
+        let reach = (self.halfmove as usize).min(n);
+        let mut count = 0;
+        let mut i = 2;
+        while i <= reach {
+            if self.history[n - i].key == self.key {
+                count += 1;
+            }
+            i += 2;
+        }
+        count
+    }
+
+    /// The result if the game is over, with the reason (C2, C4).
+    pub fn game_result(&self) -> Option<(GameResult, &'static str)> {
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        if list.is_empty() {
+            if self.v.royal_mask != 0 && self.in_check() {
+                let r = if self.side == Color::White {
+                    GameResult::BlackWins
+                } else {
+                    GameResult::WhiteWins
+                };
+                return Some((r, "checkmate"));
+            }
+            return Some((GameResult::Draw, "stalemate"));
+        }
+        if self.halfmove >= 100 {
+            return Some((GameResult::Draw, "50-move rule"));
+        }
+        if self.repetitions() >= 2 {
+            return Some((GameResult::Draw, "threefold repetition"));
+        }
+        if self.v.royal_mask != 0 && self.occupied() == (self.royals(Color::White) | self.royals(Color::Black)) {
+            let in_hand = self.hands.iter().any(|h| h.iter().any(|&n| n > 0));
+            if !in_hand {
+                return Some((GameResult::Draw, "bare kings"));
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,438 @@
+//! The game state: bitboard planes, mailbox, hands, rights, clocks and Zobrist key,
+//! with make/unmake. Move generation lives in `movegen`, FEN in `fen`.
+
+use crate::geometry::{Bitboard, Square, SQUARE_SLOTS};
+use crate::moves::{Color, Move, MoveKind, Piece, PieceType, MAX_PIECE_TYPES};
+use crate::variant::Variant;
+use crate::zobrist::{MAX_HAND_COUNT, ZOBRIST};
+use std::sync::Arc;
+
+/// What `unmake` needs to restore and cannot recompute.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    /// The move made.
+    pub mv: Move,
+    /// The piece it captured (NONE if none).
+    pub captured: Piece,
+    /// The piece that moved, as it was before a promotion.
+    pub moved: Piece,
+    /// Castling rights before.
+    pub castling: u8,
+    /// En passant squares before.
+    pub ep: Bitboard,
+    /// En passant victim before.
+    pub ep_victim: Square,
+    /// Halfmove clock before.
+    pub halfmove: u32,
+    /// Key before.
+    pub key: u64,
+}
+
+/// A position of some variant.
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) v: Arc<Variant>,
+    pub(crate) board: [Piece; SQUARE_SLOTS],
+    pub(crate) by_color: [Bitboard; 2],
+    pub(crate) by_type: [Bitboard; MAX_PIECE_TYPES],
+    pub(crate) hands: [[u8; MAX_PIECE_TYPES]; 2],
+    pub(crate) side: Color,
+    pub(crate) castling: u8,
+    /// Squares a pawn just skipped (set after every multi-step, as FEN shows them).
+    pub(crate) ep: Bitboard,
+    /// The pawn that may be taken en passant.
+    pub(crate) ep_victim: Square,
+    pub(crate) halfmove: u32,
+    pub(crate) fullmove: u32,
+    pub(crate) key: u64,
+    pub(crate) history: Vec<Undo>,
+}
+
+impl Position {
+    /// An empty board of `v`, White to move; the FEN parser fills it.
+    pub(crate) fn empty(v: Arc<Variant>) -> Position {
+        Position {
+            v,
+            board: [Piece::NONE; SQUARE_SLOTS],
+            by_color: [Bitboard::EMPTY; 2],
+            by_type: [Bitboard::EMPTY; MAX_PIECE_TYPES],
+            hands: [[0; MAX_PIECE_TYPES]; 2],
+            side: Color::White,
+            castling: 0,
+            ep: Bitboard::EMPTY,
+            ep_victim: Square(0),
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+            history: Vec::with_capacity(256),
+        }
+    }
+
+    /// The variant this position belongs to.
+    #[inline(always)]
+    pub fn variant(&self) -> &Arc<Variant> {
+        &self.v
+    }
+
+    /// Side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The piece on a square (NONE if empty).
+    #[inline(always)]
+    pub fn piece_on(&self, sq: Square) -> Piece {
+        self.board[sq.idx()]
+    }
+
+    /// All occupied squares.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The squares of one colour.
+    #[inline(always)]
+    pub fn color_bb(&self, c: Color) -> Bitboard {
+        self.by_color[c.idx()]
+    }
+
+    /// The squares holding a type of a colour.
+    #[inline(always)]
+    pub fn pieces(&self, t: PieceType, c: Color) -> Bitboard {
+        self.by_type[t as usize] & self.by_color[c.idx()]
+    }
+
+    /// How many of a type a colour has in hand.
+    #[inline(always)]
+    pub fn hand(&self, c: Color, t: PieceType) -> u8 {
+        self.hands[c.idx()][t as usize]
+    }
+
+    /// The Zobrist key.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Halfmove clock (plies since the last capture or pawn move).
+    pub fn halfmove(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// Fullmove number.
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// Castling rights as bits (`color * 2 + side`).
+    pub fn castling_rights(&self) -> u8 {
+        self.castling
+    }
+
+    /// Squares skipped by the last multi-step pawn move.
+    pub fn ep_squares(&self) -> Bitboard {
+        self.ep
+    }
+
+    /// The moves made since the position was set up, oldest first.
+    pub fn history(&self) -> impl Iterator<Item = Move> + '_ {
+        self.history.iter().map(|u| u.mv)
+    }
+
+    /// Number of plies made since set-up.
+    pub fn ply_count(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The royal squares of a colour.
+    #[inline(always)]
+    pub fn royals(&self, c: Color) -> Bitboard {
+        let mut bb = Bitboard::EMPTY;
+        let mut m = self.v.royal_mask;
+        while m != 0 {
+            let t = m.trailing_zeros() as usize;
+            m &= m - 1;
+            bb |= self.by_type[t];
+        }
+        bb & self.by_color[c.idx()]
+    }
+
+    #[inline(always)]
+    pub(crate) fn put(&mut self, p: Piece, sq: Square) {
+        self.board[sq.idx()] = p;
+        self.by_color[p.color().idx()].set(sq);
+        self.by_type[p.kind() as usize].set(sq);
+        self.key ^= ZOBRIST.piece[p.idx()][sq.idx()];
+    }
+
+    #[inline(always)]
+    pub(crate) fn remove(&mut self, sq: Square) -> Piece {
+        let p = self.board[sq.idx()];
+        self.board[sq.idx()] = Piece::NONE;
+        self.by_color[p.color().idx()].clear(sq);
+        self.by_type[p.kind() as usize].clear(sq);
+        self.key ^= ZOBRIST.piece[p.idx()][sq.idx()];
+        p
+    }
+
+    #[inline(always)]
+    fn hand_key(c: Color, t: PieceType, n: u8) -> u64 {
+        ZOBRIST.hand[c.idx() * MAX_PIECE_TYPES + t as usize][(n as usize).min(MAX_HAND_COUNT - 1)]
+    }
+
+    pub(crate) fn add_to_hand(&mut self, c: Color, t: PieceType, delta: i32) {
+        let n = self.hands[c.idx()][t as usize];
+        let m = (n as i32 + delta).clamp(0, 255) as u8;
+        self.key ^= Self::hand_key(c, t, n) ^ Self::hand_key(c, t, m);
+        self.hands[c.idx()][t as usize] = m;
+    }
+
+    /// The en passant part of the key: only when a capture there is possible, so that
+    /// positions that differ only by a useless skipped square repeat.
+    #[inline(always)]
+    pub(crate) fn ep_key(&self) -> u64 {
+        if self.ep.any() && self.ep_capture_possible() {
+            ZOBRIST.ep[self.ep.lsb().idx()]
+        } else {
+            0
+        }
+    }
+
+    /// True when a pawn of the side to move attacks an en passant square.
+    pub(crate) fn ep_capture_possible(&self) -> bool {
+        let us = self.side;
+        let mut m = self.v.pawn_mask;
+        while m != 0 {
+            let t = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let pawns = self.pieces(t as PieceType, us);
+            if pawns.is_empty() {
+                continue;
+            }
+            for e in self.ep.iter() {
+                if (self.v.attacks[us.idx()][t].leap_capture_rev[e.idx()] & pawns).any() {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The key computed from scratch (tests compare it with the incremental one).
+    pub fn compute_key(&self) -> u64 {
+        let mut k = 0u64;
+        for sq in self.occupied().iter() {
+            k ^= ZOBRIST.piece[self.board[sq.idx()].idx()][sq.idx()];
+        }
+        for c in Color::BOTH {
+            for t in 0..self.v.pieces.len() {
+                k ^= Self::hand_key(c, t as PieceType, self.hands[c.idx()][t]);
+            }
+        }
+        k ^= ZOBRIST.castling[self.castling as usize];
+        k ^= self.ep_key();
+        if self.side == Color::Black {
+            k ^= ZOBRIST.side;
+        }
+        k
+    }
+
+    /// Plays a move, which must be legal (from `legal_moves` or `parse_move`).
+    pub fn make_move(&mut self, m: Move) {
+        let v = Arc::clone(&self.v);
+        let us = self.side;
+        let undo = Undo {
+            mv: m,
+            captured: Piece::NONE,
+            moved: Piece::NONE,
+            castling: self.castling,
+            ep: self.ep,
+            ep_victim: self.ep_victim,
+            halfmove: self.halfmove,
+            key: self.key,
+        };
+        self.history.push(undo);
+        self.key ^= self.ep_key();
+        self.ep = Bitboard::EMPTY;
+        self.halfmove += 1;
+        let mut captured = Piece::NONE;
+        let mut moved = Piece::NONE;
+        let (from, to) = (m.from(), m.to());
+        match m.kind() {
+            MoveKind::Drop => {
+                let t = m.drop_type();
+                self.add_to_hand(us, t, -1);
+                self.put(Piece::new(t, us), to);
+                if v.pawn_mask >> t & 1 != 0 {
+                    self.halfmove = 0;
+                }
+            }
+            MoveKind::Castle => {
+                let rule = v
+                    .castling
+                    .as_ref()
+                    .and_then(|rs| {
+                        rs.iter()
+                            .find(|r| r.king_from == from && r.king_to == to)
+                            .copied()
+                    })
+                    .expect("castle move without a castling rule");
+                let king = self.remove(rule.king_from);
+                let rook = self.remove(rule.rook_from);
+                self.put(king, rule.king_to);
+                self.put(rook, rule.rook_to);
+            }
+            kind => {
+                if kind == MoveKind::EnPassant {
+                    captured = self.remove(self.ep_victim);
+                } else if !self.board[to.idx()].is_none() {
+                    captured = self.remove(to);
+                }
+                let mut p = self.remove(from);
+                moved = p;
+                if v.pawn_mask >> p.kind() & 1 != 0 {
+                    self.halfmove = 0;
+                }
+                if let Some(t) = m.promotion() {
+                    p = Piece::new(t, us);
+                }
+                self.put(p, to);
+                if kind == MoveKind::DoubleStep {
+                    self.ep = v.board_between(from, to);
+                    self.ep_victim = to;
+                }
+            }
+        }
+        if !captured.is_none() {
+            self.halfmove = 0;
+        }
+        if let Some(u) = self.history.last_mut() {
+            u.captured = captured;
+            u.moved = moved;
+        }
+        let lost = if m.kind() == MoveKind::Drop {
+            0
+        } else {
+            v.castle_mask[from.idx()] | v.castle_mask[to.idx()]
+        };
+        if self.castling & lost != 0 {
+            self.key ^= ZOBRIST.castling[self.castling as usize];
+            self.castling &= !lost;
+            self.key ^= ZOBRIST.castling[self.castling as usize];
+        }
+        self.side = us.flip();
+        self.key ^= ZOBRIST.side;
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.key ^= self.ep_key();
+    }
+
+    /// Takes back the last move; does nothing if there is none.
+    pub fn unmake_move(&mut self) {
+        let Some(u) = self.history.pop() else { return };
+        let v = Arc::clone(&self.v);
+        self.side = self.side.flip();
+        let us = self.side;
+        if us == Color::Black {
+            self.fullmove -= 1;
+        }
+        let m = u.mv;
+        let (from, to) = (m.from(), m.to());
+        match m.kind() {
+            MoveKind::Drop => {
+                self.remove(to);
+                self.add_to_hand(us, m.drop_type(), 1);
+            }
+            MoveKind::Castle => {
+                let rule = v
+                    .castling
+                    .as_ref()
+                    .and_then(|rs| {
+                        rs.iter()
+                            .find(|r| r.king_from == from && r.king_to == to)
+                            .copied()
+                    })
+                    .expect("castle move without a castling rule");
+                let king = self.remove(rule.king_to);
+                let rook = self.remove(rule.rook_to);
+                self.put(king, rule.king_from);
+                self.put(rook, rule.rook_from);
+            }
+            kind => {
+                self.remove(to);
+                self.put(u.moved, from);
+                if !u.captured.is_none() {
+                    let at = if kind == MoveKind::EnPassant {
+                        u.ep_victim
+                    } else {
+                        to
+                    };
+                    self.put(u.captured, at);
+                }
+            }
+        }
+        self.castling = u.castling;
+        self.ep = u.ep;
+        self.ep_victim = u.ep_victim;
+        self.halfmove = u.halfmove;
+        self.key = u.key;
+    }
+
+    /// Plays a null move (passes), for search; must be undone with `unmake_null`.
+    pub fn make_null(&mut self) {
+        self.history.push(Undo {
+            mv: Move::NULL,
+            captured: Piece::NONE,
+            moved: Piece::NONE,
+            castling: self.castling,
+            ep: self.ep,
+            ep_victim: self.ep_victim,
+            halfmove: self.halfmove,
+            key: self.key,
+        });
+        self.key ^= self.ep_key();
+        self.ep = Bitboard::EMPTY;
+        self.side = self.side.flip();
+        self.key ^= ZOBRIST.side;
+        self.halfmove += 1;
+    }
+
+    /// Takes back a null move.
+    pub fn unmake_null(&mut self) {
+        if let Some(u) = self.history.pop() {
+            self.side = self.side.flip();
+            self.ep = u.ep;
+            self.ep_victim = u.ep_victim;
+            self.halfmove = u.halfmove;
+            self.key = u.key;
+        }
+    }
+}
+
+impl Variant {
+    /// Squares strictly between two squares on a straight line (empty if not aligned).
+    pub fn board_between(&self, a: Square, b: Square) -> Bitboard {
+        let bd = &self.board;
+        let (dx, dy) = (
+            bd.file_of(b) - bd.file_of(a),
+            bd.rank_of(b) - bd.rank_of(a),
+        );
+        if !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
+            return Bitboard::EMPTY;
+        }
+        let (sx, sy) = (dx.signum(), dy.signum());
+        let mut out = Bitboard::EMPTY;
+        let mut sq = a;
+        while let Some(n) = bd.offset(sq, sx, sy) {
+            if n == b {
+                break;
+            }
+            out.set(n);
+            sq = n;
+        }
+        out
+    }
+}
