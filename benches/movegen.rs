@@ -56,8 +56,20 @@ fn perft_bench(c: &mut Criterion) {
 fn rays(c: &mut Criterion) {
     let board = Board::new(10, 10).unwrap();
     let mut rays = Rays::default();
-    let dirs = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)];
-    let ids: Vec<_> = dirs.iter().map(|&(x, y)| rays.id(&board, Offset::new(x, y), 0)).collect();
+    let dirs = [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (-1, 1),
+        (1, -1),
+        (-1, -1),
+    ];
+    let ids: Vec<_> = dirs
+        .iter()
+        .map(|&(x, y)| rays.id(&board, Offset::new(x, y), 0))
+        .collect();
     let mut seed = 0x1234_5678_9ABC_DEF0u64;
     let occs: Vec<Bitboard> = (0..256)
         .map(|_| {

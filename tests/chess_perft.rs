@@ -8,7 +8,8 @@ const NODE_BUDGET: u64 = 3_000_000;
 
 #[test]
 fn chess_suite_matches_published_counts() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/chess.epd")).unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/chess.epd")).unwrap();
     let lines = suite::parse_suite(&text, "perft/chess.epd").unwrap();
     assert!(lines.len() >= 130);
     let v = builtin::get("chess").unwrap();
@@ -22,7 +23,11 @@ fn chess_suite_matches_published_counts() {
             .max()
             .unwrap_or(1);
         for verdict in suite::run_line_in(&v, line, max, 1).unwrap() {
-            assert_eq!(verdict.got, verdict.expected, "line {} depth {}: {}", line.line, verdict.depth, line.fen);
+            assert_eq!(
+                verdict.got, verdict.expected,
+                "line {} depth {}: {}",
+                line.line, verdict.depth, line.fen
+            );
             checked += 1;
         }
     }

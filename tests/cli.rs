@@ -22,7 +22,9 @@ fn json(s: &str) -> serde_json::Value {
 fn variants_lists_chess() {
     let (code, out, _) = tenfold(&["variants"]);
     assert_eq!(code, 0);
-    assert!(out.lines().any(|l| l.starts_with("chess") && l.contains("8x8")));
+    assert!(out
+        .lines()
+        .any(|l| l.starts_with("chess") && l.contains("8x8")));
 }
 
 #[test]
@@ -51,7 +53,15 @@ fn fen_reports_the_result_of_a_finished_game() {
 
 #[test]
 fn perft_json_and_divide() {
-    let (code, out, _) = tenfold(&["perft", "--depth", "3", "--divide", "--json", "--threads", "2"]);
+    let (code, out, _) = tenfold(&[
+        "perft",
+        "--depth",
+        "3",
+        "--divide",
+        "--json",
+        "--threads",
+        "2",
+    ]);
     assert_eq!(code, 0);
     let v = json(&out);
     assert_eq!(v["nodes"], 8902);
@@ -66,14 +76,21 @@ fn suite_mismatch_fails_with_status_1() {
     std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("good.epd");
     let bad = dir.join("bad.epd");
-    std::fs::write(&good, "# ok\n4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66\n").unwrap();
+    std::fs::write(
+        &good,
+        "# ok\n4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66\n",
+    )
+    .unwrap();
     std::fs::write(&bad, "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 67\n").unwrap();
     let (code, out, _) = tenfold(&["perft", "--suite", good.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("1 passed, 0 failed"));
     let (code, out, err) = tenfold(&["perft", "--suite", bad.to_str().unwrap()]);
     assert_eq!(code, 1);
-    assert!(out.contains("FAIL") && out.contains("expected 67 got 66"), "{out}");
+    assert!(
+        out.contains("FAIL") && out.contains("expected 67 got 66"),
+        "{out}"
+    );
     assert_eq!(err.lines().count(), 1);
 }
 
@@ -81,7 +98,11 @@ fn suite_mismatch_fails_with_status_1() {
 fn bad_input_is_one_line_on_stderr_with_status_2() {
     for args in [
         vec!["moves", "--variant", "nosuchgame"],
-        vec!["moves", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"],
+        vec![
+            "moves",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+        ],
         vec!["fen", "--moves", "e2e4 e7e6 e4e6"],
         vec!["fen", "--moves", "castle"],
         vec!["perft"],
@@ -103,7 +124,16 @@ fn bad_input_is_one_line_on_stderr_with_status_2() {
 #[test]
 fn a_users_variant_file_is_loaded_and_named() {
     let table = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tenten.toml");
-    let (code, out, err) = tenfold(&["perft", "--variant-file", table, "--variant", "tenten", "--depth", "2", "--json"]);
+    let (code, out, err) = tenfold(&[
+        "perft",
+        "--variant-file",
+        table,
+        "--variant",
+        "tenten",
+        "--depth",
+        "2",
+        "--json",
+    ]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(json(&out)["nodes"], 28 * 28);
 }
@@ -117,7 +147,10 @@ fn a_malformed_variant_file_names_file_and_key() {
     std::fs::write(&f, text).unwrap();
     let (code, _, err) = tenfold(&["moves", "--variant-file", f.to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert!(err.contains("bad.toml") && err.contains("piece[5].betza"), "{err}");
+    assert!(
+        err.contains("bad.toml") && err.contains("piece[5].betza"),
+        "{err}"
+    );
     std::fs::write(&f, "name = \"x\"\nfiles = 11\n").unwrap();
     let (code, _, err) = tenfold(&["moves", "--variant-file", f.to_str().unwrap()]);
     assert_eq!(code, 2);

@@ -2,16 +2,18 @@
 //! position bit for bit, the incremental Zobrist key equal to the one computed from
 //! scratch, and perft via make/unmake equal to perft via copy-make.
 
+use std::sync::Arc;
 use tenfold::moves::MoveList;
 use tenfold::{builtin, perft::perft, Position, Variant};
-use std::sync::Arc;
 
 fn chess() -> Arc<Variant> {
     builtin::get("chess").unwrap()
 }
 
 fn tenten() -> Arc<Variant> {
-    Arc::new(Variant::from_toml(include_str!("data/tenten.toml"), "tests/data/tenten.toml").unwrap())
+    Arc::new(
+        Variant::from_toml(include_str!("data/tenten.toml"), "tests/data/tenten.toml").unwrap(),
+    )
 }
 
 /// A tiny deterministic generator so failures reproduce.
@@ -50,7 +52,11 @@ fn fen_round_trips_on_10x10_with_two_digit_runs() {
         assert_eq!(Position::from_fen(&v, fen).unwrap().fen(), fen);
     }
     let p = Position::startpos(&v);
-    assert_eq!(p.count_legal(), 28, "Capablanca-like start: 20 pawn moves + 8 knight/A/C leaps");
+    assert_eq!(
+        p.count_legal(),
+        28,
+        "Capablanca-like start: 20 pawn moves + 8 knight/A/C leaps"
+    );
 }
 
 #[test]
@@ -59,7 +65,10 @@ fn fen_after_a_double_step_names_the_skipped_square() {
     let v = chess();
     let mut p = Position::startpos(&v);
     p.play_moves("e2e4").unwrap();
-    assert_eq!(p.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    assert_eq!(
+        p.fen(),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+    );
 }
 
 #[test]
@@ -67,18 +76,41 @@ fn bad_fens_are_refused_with_a_reason() {
     let v = chess();
     for (fen, why) in [
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "ranks"),
-        ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "files"),
-        ("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "'x'"),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side"),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1", "castling"),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1", "en passant"),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", "halfmove"),
-        ("rnbqqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "royal"),
+        (
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "files",
+        ),
+        (
+            "rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "'x'",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "side",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1",
+            "castling",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1",
+            "en passant",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+            "halfmove",
+        ),
+        (
+            "rnbqqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+            "royal",
+        ),
         ("4k3/8/8/8/8/8/8/4K2R w - - 0 1 extra", "unexpected"),
         ("4k2R/8/8/8/8/8/8/4K3 w - - 0 1", "not to move is in check"),
         ("", "empty"),
     ] {
-        let err = Position::from_fen(&v, fen).err().unwrap_or_else(|| panic!("accepted {fen}"));
+        let err = Position::from_fen(&v, fen)
+            .err()
+            .unwrap_or_else(|| panic!("accepted {fen}"));
         assert!(err.to_string().contains(why), "{fen}: {err}");
         assert!(!err.to_string().contains('\n'));
     }
@@ -99,10 +131,20 @@ fn random_walk(v: &Arc<Variant>, games: usize, plies: usize, seed: u64) {
             let fen = p.fen();
             for &m in list.iter() {
                 p.make_move(m);
-                assert_eq!(p.key(), p.compute_key(), "key after {} in {fen}", before.move_to_string(m));
+                assert_eq!(
+                    p.key(),
+                    p.compute_key(),
+                    "key after {} in {fen}",
+                    before.move_to_string(m)
+                );
                 // The FEN of the new position parses back to the same key.
                 let again = Position::from_fen(v, &p.fen()).unwrap();
-                assert_eq!(again.key(), p.key(), "FEN key after {} in {fen}", before.move_to_string(m));
+                assert_eq!(
+                    again.key(),
+                    p.key(),
+                    "FEN key after {} in {fen}",
+                    before.move_to_string(m)
+                );
                 p.unmake_move();
                 assert_eq!(p.fen(), fen);
                 assert_eq!(p.key(), before.key());
@@ -142,7 +184,11 @@ fn perft_copy(p: &Position, depth: u32) -> u64 {
 #[test]
 fn perft_by_make_unmake_equals_perft_by_copy_make() {
     let v = chess();
-    let mut k = Position::from_fen(&v, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+    let mut k = Position::from_fen(
+        &v,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    )
+    .unwrap();
     assert_eq!(perft(&mut k, 3), perft_copy(&k, 3));
     let t = tenten();
     let mut s = Position::startpos(&t);
@@ -170,8 +216,16 @@ fn repetition_and_fifty_move_rule_end_the_game() {
 fn illegal_and_unparsable_moves_are_refused() {
     let v = chess();
     let p = Position::startpos(&v);
-    assert!(p.parse_move("e2e5").unwrap_err().to_string().starts_with("illegal move"));
-    assert!(p.parse_move("e2").unwrap_err().to_string().contains("not a move"));
+    assert!(p
+        .parse_move("e2e5")
+        .unwrap_err()
+        .to_string()
+        .starts_with("illegal move"));
+    assert!(p
+        .parse_move("e2")
+        .unwrap_err()
+        .to_string()
+        .contains("not a move"));
     assert!(p.parse_move("zz").is_err());
     assert!(p.parse_move("e2e4").is_ok());
     // Promotion suffixes and castling as the king's two-square move.
@@ -179,5 +233,8 @@ fn illegal_and_unparsable_moves_are_refused() {
     for m in ["b7b8q", "b7a8n", "e1g1"] {
         assert!(q.parse_move(m).is_ok(), "{m}");
     }
-    assert!(q.parse_move("b7b8").is_err(), "promotion is mandatory in chess");
+    assert!(
+        q.parse_move("b7b8").is_err(),
+        "promotion is mandatory in chess"
+    );
 }
