@@ -117,17 +117,56 @@ impl Position {
         } else {
             self.gen_pseudo(list);
             if royals.any() {
+                let (check, sensitive) = self.king_sensitivity(royals);
                 let moves = list.as_mut_slice();
                 let mut keep = 0;
                 for i in 0..moves.len() {
-                    if self.leaves_royals_safe(moves[i]) {
-                        moves[keep] = moves[i];
+                    let m = moves[i];
+                    let quiet_for_king = !check
+                        && matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep)
+                        && !royals.has(m.from())
+                        && !sensitive.has(m.from())
+                        && !sensitive.has(m.to());
+                    if quiet_for_king || self.leaves_royals_safe(m) {
+                        moves[keep] = m;
                         keep += 1;
                     }
                 }
                 list.truncate(keep);
             }
         }
+    }
+
+    /// Whether a royal piece is attacked now, and the squares whose occupancy can change
+    /// an attack on a royal piece: every line a rider, hopper or bent rider could use to
+    /// reach it, and every lame leap's via square. A non-royal move that neither leaves
+    /// nor enters such a square cannot expose a royal piece that is not already attacked.
+    fn king_sensitivity(&self, royals: Bitboard) -> (bool, Bitboard) {
+        let v = &*self.v;
+        let them = self.side.flip();
+        let map = &v.attackers[them.idx()];
+        let occ = self.occupied();
+        let theirs = self.by_color[them.idx()];
+        let mut check = false;
+        let mut sensitive = Bitboard::EMPTY;
+        for k in royals {
+            check |= self.is_attacked(k, occ, theirs, them);
+            for g in &map.rays {
+                sensitive |= v.rays.get(g.ray).mask[k.idx()];
+            }
+            for g in &map.hops {
+                sensitive |= v.rays.get(g.full).mask[k.idx()];
+            }
+            for g in &map.bents {
+                sensitive |= v.rays.get(g.ray).mask[k.idx()];
+            }
+            for g in &map.lames {
+                if let Some((_, via)) = g.from[k.idx()] {
+                    sensitive.set(via);
+                }
+            }
+        }
+        (check, sensitive)
     }
 
     /// Number of legal moves (perft's leaf count).
