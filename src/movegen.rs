@@ -48,8 +48,7 @@ impl Position {
         att &= them;
         for g in &map.rays {
             if let Some(b) = v.rays.get(g.ray).first_blocker(sq, occ) {
-                if them.has(b) && g.types >> self.board[b.idx()].kind() & 1 != 0 && g.from.has(b)
-                {
+                if them.has(b) && g.types >> self.board[b.idx()].kind() & 1 != 0 && g.from.has(b) {
                     att.set(b);
                 }
             }
@@ -116,17 +115,170 @@ impl Position {
         if v.ray_legality && royals.count() == 1 {
             self.gen_ray_legal(list, royals.lsb());
         } else {
-            self.gen_pseudo(list);
+            let in_check = royals.any() && self.in_check();
+            self.gen_pseudo(list, in_check);
             if royals.any() {
+                // Off the lines that reach a lone king, a piece's leaving can't uncover an
+                // attack, and its arrival can only block one (no hopper screens here).
+                let lines = if in_check || royals.more_than_one() {
+                    None
+                } else {
+                    self.exposure_lines(royals.lsb())
+                };
                 let moves = list.as_mut_slice();
                 let mut keep = 0;
                 for i in 0..moves.len() {
-                    if self.leaves_royals_safe(moves[i]) {
-                        moves[keep] = moves[i];
+                    let m = moves[i];
+                    let quick = match lines {
+                        Some(l) => {
+                            matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep)
+                                && !l.has(m.from())
+                                && !royals.has(m.from())
+                        }
+                        None => false,
+                    };
+                    if quick || self.leaves_royals_safe(m) {
+                        moves[keep] = m;
                         keep += 1;
                     }
                 }
                 list.truncate(keep);
+            }
+            let screens = !v.attackers[us.flip().idx()].hops.is_empty();
+            self.gen_drops(list, Bitboard(!0), royals.any() && (in_check || screens));
+            self.gen_switches(list, in_check);
+        }
+    }
+
+    /// Every square whose emptiness an enemy attack on `ksq` could depend on (lines of
+    /// riders and bent riders, lame via squares); None when hoppers make any arrival
+    /// matter too.
+    fn exposure_lines(&self, ksq: Square) -> Option<Bitboard> {
+        let v = &*self.v;
+        let map = &v.attackers[self.side.flip().idx()];
+        if !map.hops.is_empty() {
+            return None;
+        }
+        let mut lines = Bitboard::EMPTY;
+        for g in &map.rays {
+            lines |= v.rays.get(g.ray).mask[ksq.idx()];
+        }
+        for g in &map.bents {
+            lines |= v.rays.get(g.ray).mask[ksq.idx()];
+        }
+        for g in &map.lames {
+            if let Some((_, via)) = g.from[ksq.idx()] {
+                lines.set(via);
+            }
+        }
+        Some(lines)
+    }
+
+    /// Drops from the hand onto empty squares of `allowed` (near a listed piece when the
+    /// variant says so); with `verify` each is tested for king safety.
+    fn gen_drops(&self, list: &mut MoveList, allowed: Bitboard, verify: bool) {
+        let v = &*self.v;
+        let Some(d) = &v.drops else {
+            return;
+        };
+        let us = self.side;
+        let hand = &self.hands[us.idx()];
+        if hand.iter().all(|&n| n == 0) {
+            return;
+        }
+        let mut zone = if d.near_types == 0 {
+            v.board.all
+        } else {
+            let mut z = Bitboard::EMPTY;
+            let mut m = d.near_types;
+            while m != 0 {
+                let t = m.trailing_zeros();
+                m &= m - 1;
+                for s in self.pieces(t as PieceType, us) {
+                    z |= d.near[s.idx()];
+                }
+            }
+            z
+        };
+        zone &= !self.occupied() & allowed;
+        if zone.is_empty() {
+            return;
+        }
+        for (t, &n) in hand.iter().enumerate().take(v.pieces.len()) {
+            if n == 0 {
+                continue;
+            }
+            for to in zone {
+                let mv = Move::drop(t as PieceType, to);
+                if !verify || self.leaves_royals_safe(mv) {
+                    list.push(mv);
+                }
+            }
+        }
+    }
+
+    /// Positional switches. They leave every square as occupied as before, so a
+    /// non-royal switcher's switch is legal exactly when its side is not in check.
+    fn gen_switches(&self, list: &mut MoveList, in_check: bool) {
+        let v = &*self.v;
+        let Some(sw) = &v.switch else {
+            return;
+        };
+        let us = self.side;
+        let partners_all = self.by_color[us.idx()] & !self.royals(us);
+        let mut m = sw.types;
+        while m != 0 {
+            let t = m.trailing_zeros() as PieceType;
+            m &= m - 1;
+            let royal = v.royal_mask >> t & 1 != 0;
+            if in_check && !royal {
+                continue;
+            }
+            let own = self.pieces(t, us);
+            for from in own {
+                for to in sw.reach[from.idx()] & partners_all & !own {
+                    let start = list.len();
+                    self.emit_switch(list, t, from, to);
+                    if royal {
+                        let moves = list.as_mut_slice();
+                        let mut keep = start;
+                        for i in start..moves.len() {
+                            if self.leaves_royals_safe(moves[i]) {
+                                moves[keep] = moves[i];
+                                keep += 1;
+                            }
+                        }
+                        list.truncate(keep);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The promotions a piece of type `t` arriving on `sq` may or must make, and whether
+    /// staying unpromoted is allowed.
+    #[inline]
+    fn promo_options(&self, t: PieceType, sq: Square) -> (&[PieceType], bool) {
+        match &self.v.pieces[t as usize].promotion {
+            Some(pr) if pr.zone[self.side.idx()].has(sq) => {
+                (&pr.to, !pr.mandatory[self.side.idx()].has(sq))
+            }
+            _ => (&[], true),
+        }
+    }
+
+    /// One switch of the type-`t` piece on `from` with its partner on `to`, once per
+    /// combination of the promotions the two arrivals allow (M1, M4).
+    fn emit_switch(&self, list: &mut MoveList, t: PieceType, from: Square, to: Square) {
+        let base = Move::new(from, to, MoveKind::Swap);
+        let partner = self.board[to.idx()].kind();
+        let (pa, a_plain) = self.promo_options(t, to);
+        let (pb, b_plain) = self.promo_options(partner, from);
+        let a_opts = pa.iter().map(|&p| Some(p)).chain(a_plain.then_some(None));
+        for a in a_opts {
+            let with_a = a.map_or(base, |p| base.with_promotion(p));
+            for b in pb.iter().map(|&p| Some(p)).chain(b_plain.then_some(None)) {
+                list.push(b.map_or(with_a, |p| with_a.with_partner_promotion(p)));
             }
         }
     }
@@ -160,10 +312,18 @@ impl Position {
             if blockers.is_empty() {
                 continue;
             }
-            let b1 = if ray.ascending { blockers.lsb() } else { blockers.msb() };
+            let b1 = if ray.ascending {
+                blockers.lsb()
+            } else {
+                blockers.msb()
+            };
             let rest = blockers ^ b1.bb();
             if ours.has(b1) && rest.any() {
-                let b2 = if ray.ascending { rest.lsb() } else { rest.msb() };
+                let b2 = if ray.ascending {
+                    rest.lsb()
+                } else {
+                    rest.msb()
+                };
                 if theirs.has(b2)
                     && g.types >> self.board[b2.idx()].kind() & 1 != 0
                     && g.from.has(b2)
@@ -186,6 +346,14 @@ impl Position {
                 evasion = Bitboard::EMPTY;
             } else if evasion.0 == !0 {
                 evasion = checkers;
+            } else {
+                // A rider that also leaps onto the king along its line (the ArchMage's
+                // two- and three-square jumps) cannot be blocked, only captured.
+                let c = checkers.lsb();
+                let ct = self.board[c.idx()].kind() as usize;
+                if v.attacks[them.idx()][ct].leap_capture_rev[ksq.idx()].has(c) {
+                    evasion = checkers;
+                }
             }
         }
         let royal_mask = v.royal_mask;
@@ -217,11 +385,15 @@ impl Position {
         if checkers.is_empty() {
             self.gen_castling(list, true);
         }
+        // A drop only adds a blocker: legal where it blocks the check, or anywhere
+        // when there is none (ray-legal games have no hopper screens).
+        self.gen_drops(list, evasion, false);
+        self.gen_switches(list, checkers.any());
     }
 
     /// Pseudo-legal moves of every piece; castling is only checked for empty and
     /// unattacked squares.
-    fn gen_pseudo(&self, list: &mut MoveList) {
+    fn gen_pseudo(&self, list: &mut MoveList, in_check: bool) {
         let v = &*self.v;
         let us = self.side;
         let occ = self.occupied();
@@ -238,7 +410,7 @@ impl Position {
             }
         }
         self.gen_en_passant(list, false);
-        if !self.in_check() {
+        if !in_check {
             self.gen_castling(list, false);
         }
     }
@@ -257,11 +429,12 @@ impl Position {
             return;
         }
         for to in dest {
-            let kind = if def.pawn && self.board[to.idx()].is_none() && v.board.distance(from, to) >= 2 {
-                MoveKind::DoubleStep
-            } else {
-                MoveKind::Normal
-            };
+            let kind =
+                if def.pawn && self.board[to.idx()].is_none() && v.board.distance(from, to) >= 2 {
+                    MoveKind::DoubleStep
+                } else {
+                    MoveKind::Normal
+                };
             let base = Move::new(from, to, kind);
             match &def.promotion {
                 Some(pr) if pr.zone[us].has(to) => {
@@ -319,7 +492,10 @@ impl Position {
                 continue;
             }
             let crossed = r.king_path & !r.king_from.bb();
-            if crossed.iter().any(|s| self.is_attacked(s, occ, theirs, them)) {
+            if crossed
+                .iter()
+                .any(|s| self.is_attacked(s, occ, theirs, them))
+            {
                 continue;
             }
             let mv = Move::new(r.king_from, r.king_to, MoveKind::Castle);
@@ -341,10 +517,18 @@ impl Position {
         let (from, to) = (m.from(), m.to());
         match m.kind() {
             MoveKind::Drop => occ.set(to),
+            MoveKind::Swap => {
+                if royals.has(from) {
+                    royals.clear(from);
+                    royals.set(to);
+                }
+            }
             MoveKind::Castle => {
-                let Some(r) = v.castling.as_ref().and_then(|rs| {
-                    rs.iter().find(|r| r.king_from == from && r.king_to == to)
-                }) else {
+                let Some(r) = v
+                    .castling
+                    .as_ref()
+                    .and_then(|rs| rs.iter().find(|r| r.king_from == from && r.king_to == to))
+                else {
                     return false;
                 };
                 occ.clear(r.king_from);

@@ -32,6 +32,38 @@ pub struct VariantFile {
     /// Castling, if the game has it.
     #[serde(default)]
     pub castling: Option<CastlingFile>,
+    /// Positional switch, if the game has it.
+    #[serde(default)]
+    pub switch: Option<SwitchFile>,
+    /// Drops from the hand, if the game has them.
+    #[serde(default)]
+    pub drops: Option<DropsFile>,
+}
+
+/// Positional switch: listed types may exchange squares with a nearby friendly piece.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct SwitchFile {
+    /// Letters of the types that may switch.
+    pub pieces: String,
+    /// Largest king-distance between the switcher and its partner.
+    pub distance: u32,
+}
+
+/// Drops: pieces in hand put onto empty squares, and which captures feed the hand.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct DropsFile {
+    /// Letters of the types a drop must land near (a friendly one within `distance`);
+    /// absent = any empty square.
+    #[serde(default)]
+    pub next_to: Option<String>,
+    /// King-distance for `next_to` (default 1: adjacent).
+    #[serde(default)]
+    pub distance: Option<u32>,
+    /// Letters of the types that, when captured, go to the capturer's hand as its own.
+    #[serde(default)]
+    pub captures_to_hand: String,
 }
 
 /// One piece type in a variant table.
@@ -150,6 +182,26 @@ pub struct CastleRule {
     pub king_path: Bitboard,
 }
 
+/// A compiled positional switch.
+#[derive(Clone, Debug)]
+pub struct SwitchRule {
+    /// Types that may switch, as a bit mask.
+    pub types: u32,
+    /// Per square: the squares within the switch distance (the square itself excluded).
+    pub reach: Vec<Bitboard>,
+}
+
+/// A compiled drop rule.
+#[derive(Clone, Debug)]
+pub struct DropRule {
+    /// Types a drop must land near, as a bit mask; 0 = anywhere.
+    pub near_types: u32,
+    /// Per square: the squares a piece there lets its side drop on.
+    pub near: Vec<Bitboard>,
+    /// Types that go to the capturer's hand when captured, as a bit mask.
+    pub to_hand: u32,
+}
+
 /// A variant, compiled: everything move generation needs, read-only.
 pub struct Variant {
     /// Name.
@@ -172,6 +224,10 @@ pub struct Variant {
     pub castling: Option<[CastleRule; 4]>,
     /// Per square: the castling rights lost when a move starts or ends there.
     pub castle_mask: Vec<u8>,
+    /// Positional switch, if any.
+    pub switch: Option<SwitchRule>,
+    /// Drops, if any.
+    pub drops: Option<DropRule>,
     /// Types that are royal, as a bit mask.
     pub royal_mask: u32,
     /// Types with pawn rules, as a bit mask.
@@ -246,15 +302,26 @@ impl Variant {
         for (i, p) in file.pieces.iter().enumerate() {
             let key = format!("piece[{i}]");
             if !p.letter.is_ascii_uppercase() {
-                return Err(err(&format!("{key}.letter"), format!("'{}' is not an upper-case letter", p.letter)));
+                return Err(err(
+                    &format!("{key}.letter"),
+                    format!("'{}' is not an upper-case letter", p.letter),
+                ));
             }
             if file.pieces[..i].iter().any(|q| q.letter == p.letter) {
-                return Err(err(&format!("{key}.letter"), format!("letter '{}' is used twice", p.letter)));
+                return Err(err(
+                    &format!("{key}.letter"),
+                    format!("letter '{}' is used twice", p.letter),
+                ));
             }
-            let atoms = betza::parse(&p.betza).map_err(|e| err(&format!("{key}.betza"), e.to_string()))?;
+            let atoms =
+                betza::parse(&p.betza).map_err(|e| err(&format!("{key}.betza"), e.to_string()))?;
             pieces.push(PieceDef {
                 letter: p.letter,
-                name: if p.name.is_empty() { p.letter.to_string() } else { p.name.clone() },
+                name: if p.name.is_empty() {
+                    p.letter.to_string()
+                } else {
+                    p.name.clone()
+                },
                 betza: p.betza.clone(),
                 atoms,
                 royal: p.royal,
@@ -263,10 +330,15 @@ impl Variant {
                 value: p.value.unwrap_or(0),
             });
         }
-        let type_of = |c: char| pieces.iter().position(|p| p.letter == c).map(|i| i as PieceType);
+        let type_of = |c: char| {
+            pieces
+                .iter()
+                .position(|p| p.letter == c)
+                .map(|i| i as PieceType)
+        };
         // Promotions and initial ranks need the whole piece list.
-        let start_board = start_placement(&file.start, &board, &pieces)
-            .map_err(|m| err("start", m))?;
+        let start_board =
+            start_placement(&file.start, &board, &pieces).map_err(|m| err("start", m))?;
         let rel_ranks = |ranks: &[i32], key: &str| -> Result<[Bitboard; 2], VariantError> {
             let mut z = [Bitboard::EMPTY; 2];
             for &r in ranks {
@@ -293,13 +365,22 @@ impl Variant {
                     for c in pr.to.chars() {
                         match type_of(c) {
                             Some(t) => to.push(t),
-                            None => return Err(err(&format!("{key}.to"), format!("no piece with letter '{c}'"))),
+                            None => {
+                                return Err(err(
+                                    &format!("{key}.to"),
+                                    format!("no piece with letter '{c}'"),
+                                ))
+                            }
                         }
                     }
                     if to.is_empty() {
                         return Err(err(&format!("{key}.to"), "no promotion choices".into()));
                     }
-                    Some(Promotion { zone, mandatory, to })
+                    Some(Promotion {
+                        zone,
+                        mandatory,
+                        to,
+                    })
                 }
             });
         }
@@ -331,31 +412,56 @@ impl Variant {
                 } else {
                     p.atoms.iter().map(|a| a.mirrored()).collect()
                 };
-                attacks[c.idx()].push(PieceAttacks::compile(&board, &mut rays, &atoms, initial[c.idx()]));
+                attacks[c.idx()].push(PieceAttacks::compile(
+                    &board,
+                    &mut rays,
+                    &atoms,
+                    initial[c.idx()],
+                ));
             }
         }
         let attackers = [
             AttackerMap::build(&board, &mut rays, &attacks[0]),
             AttackerMap::build(&board, &mut rays, &attacks[1]),
         ];
-        let royal_mask = pieces.iter().enumerate().filter(|(_, p)| p.royal).fold(0u32, |m, (i, _)| m | 1 << i);
-        let pawn_mask = pieces.iter().enumerate().filter(|(_, p)| p.pawn).fold(0u32, |m, (i, _)| m | 1 << i);
-        let ray_legality = attacks.iter().all(|v| v.iter().all(|a| a.has_only_leaps_and_rides()));
+        let royal_mask = pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.royal)
+            .fold(0u32, |m, (i, _)| m | 1 << i);
+        let pawn_mask = pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.pawn)
+            .fold(0u32, |m, (i, _)| m | 1 << i);
+        let ray_legality = attacks
+            .iter()
+            .all(|v| v.iter().all(|a| a.has_only_leaps_and_rides()));
         let mut castle_mask = vec![0u8; board.squares()];
         let castling = match &file.castling {
             None => None,
             Some(cf) => {
                 let f = |c: char, key: &str| {
-                    file_index(c, board.files).ok_or_else(|| err(key, format!("file '{c}' is off the board")))
+                    file_index(c, board.files)
+                        .ok_or_else(|| err(key, format!("file '{c}' is off the board")))
                 };
                 let kf = f(cf.king_file, "castling.king_file")?;
                 let mut rules = [None; 4];
                 for c in Color::BOTH {
-                    let rank = if c == Color::White { 0 } else { board.ranks as i32 - 1 };
+                    let rank = if c == Color::White {
+                        0
+                    } else {
+                        board.ranks as i32 - 1
+                    };
                     for (side, s) in [&cf.kingside, &cf.queenside].into_iter().enumerate() {
-                        let key = if side == 0 { "castling.kingside" } else { "castling.queenside" };
+                        let key = if side == 0 {
+                            "castling.kingside"
+                        } else {
+                            "castling.queenside"
+                        };
                         let sq = |file: i32| board.square(file, rank).unwrap();
-                        let (kt, rf, rt) = (f(s.king_to, key)?, f(s.rook_from, key)?, f(s.rook_to, key)?);
+                        let (kt, rf, rt) =
+                            (f(s.king_to, key)?, f(s.rook_from, key)?, f(s.rook_to, key)?);
                         let span = |a: i32, b: i32| {
                             let mut bb = Bitboard::EMPTY;
                             for x in a.min(b)..=a.max(b) {
@@ -364,7 +470,9 @@ impl Variant {
                             bb
                         };
                         let king_path = span(kf, kt);
-                        let must_be_empty = (span(kf, kt) | span(rf, rt) | span(kf, rf)) & !sq(kf).bb() & !sq(rf).bb();
+                        let must_be_empty = (span(kf, kt) | span(rf, rt) | span(kf, rf))
+                            & !sq(kf).bb()
+                            & !sq(rf).bb();
                         let idx = c.idx() * 2 + side;
                         castle_mask[sq(kf).idx()] |= 0b11 << (c.idx() * 2);
                         castle_mask[sq(rf).idx()] |= 1 << idx;
@@ -381,6 +489,70 @@ impl Variant {
                 Some(rules.map(|r| r.unwrap()))
             }
         };
+        let type_mask = |letters: &str, key: &str| -> Result<u32, VariantError> {
+            let mut m = 0u32;
+            for c in letters.chars() {
+                let t = file.pieces.iter().position(|p| p.letter == c);
+                let t = t.ok_or_else(|| err(key, format!("no piece with letter '{c}'")))?;
+                m |= 1 << t;
+            }
+            Ok(m)
+        };
+        let within = |d: u32| -> Vec<Bitboard> {
+            (0..board.squares())
+                .map(|s| {
+                    let s = Square(s as u8);
+                    let mut bb = Bitboard::EMPTY;
+                    for t in board.all.iter() {
+                        if t != s && board.distance(s, t) <= d as i32 {
+                            bb.set(t);
+                        }
+                    }
+                    bb
+                })
+                .collect()
+        };
+        let switch = match &file.switch {
+            None => None,
+            Some(sf) => {
+                let types = type_mask(&sf.pieces, "switch.pieces")?;
+                if types == 0 || sf.distance == 0 {
+                    return Err(err(
+                        "switch",
+                        "needs at least one piece and a distance of 1 or more".into(),
+                    ));
+                }
+                Some(SwitchRule {
+                    types,
+                    reach: within(sf.distance),
+                })
+            }
+        };
+        let drops = match &file.drops {
+            None => None,
+            Some(df) => {
+                let near_types = match &df.next_to {
+                    Some(l) => type_mask(l, "drops.next_to")?,
+                    None => 0,
+                };
+                let d = df.distance.unwrap_or(1);
+                if d == 0 {
+                    return Err(err("drops.distance", "must be 1 or more".into()));
+                }
+                let to_hand = type_mask(&df.captures_to_hand, "drops.captures_to_hand")?;
+                if to_hand & royal_mask != 0 {
+                    return Err(err(
+                        "drops.captures_to_hand",
+                        "a royal piece cannot go to a hand".into(),
+                    ));
+                }
+                Some(DropRule {
+                    near_types,
+                    near: within(d),
+                    to_hand,
+                })
+            }
+        };
         Ok(Variant {
             name: file.name.clone(),
             description: file.description.clone(),
@@ -392,6 +564,8 @@ impl Variant {
             rays,
             castling,
             castle_mask,
+            switch,
+            drops,
             royal_mask,
             pawn_mask,
             ray_legality,
@@ -402,7 +576,10 @@ impl Variant {
     /// The type with this FEN letter (either case).
     pub fn type_of_letter(&self, c: char) -> Option<PieceType> {
         let up = c.to_ascii_uppercase();
-        self.pieces.iter().position(|p| p.letter == up).map(|i| i as PieceType)
+        self.pieces
+            .iter()
+            .position(|p| p.letter == up)
+            .map(|i| i as PieceType)
     }
 
     /// Number of piece types.
@@ -427,7 +604,11 @@ fn start_placement(
     let mut out = Vec::new();
     let rows: Vec<&str> = placement.split('/').collect();
     if rows.len() != board.ranks as usize {
-        return Err(format!("{} ranks in the placement, the board has {}", rows.len(), board.ranks));
+        return Err(format!(
+            "{} ranks in the placement, the board has {}",
+            rows.len(),
+            board.ranks
+        ));
     }
     for (i, row) in rows.iter().enumerate() {
         let rank = board.ranks as i32 - 1 - i as i32;
@@ -444,8 +625,14 @@ fn start_placement(
                 .iter()
                 .position(|p| p.letter == ch.to_ascii_uppercase())
                 .ok_or_else(|| format!("unknown piece letter '{ch}'"))?;
-            let c = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
-            let sq = board.square(file, rank).ok_or_else(|| format!("rank {} is too long", rank + 1))?;
+            let c = if ch.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let sq = board
+                .square(file, rank)
+                .ok_or_else(|| format!("rank {} is too long", rank + 1))?;
             out.push((sq, t as PieceType, c));
             file += 1;
         }
