@@ -8,6 +8,10 @@ use std::sync::{Arc, Mutex};
 /// Name and TOML text of every built-in table, in listing order.
 pub const TABLES: &[(&str, &str)] = &[
     ("chess", include_str!("../tables/chess.toml")),
+    ("capablanca", include_str!("../tables/capablanca.toml")),
+    ("embassy", include_str!("../tables/embassy.toml")),
+    ("janus", include_str!("../tables/janus.toml")),
+    ("shako", include_str!("../tables/shako.toml")),
     ("archmage", include_str!("../tables/archmage.toml")),
 ];
 

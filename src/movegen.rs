@@ -115,29 +115,23 @@ impl Position {
         if v.ray_legality && royals.count() == 1 {
             self.gen_ray_legal(list, royals.lsb());
         } else {
-            let in_check = royals.any() && self.in_check();
+            let (in_check, sensitive) = if royals.any() {
+                self.king_sensitivity(royals)
+            } else {
+                (false, Bitboard::EMPTY)
+            };
             self.gen_pseudo(list, in_check);
             if royals.any() {
-                // Off the lines that reach a lone king, a piece's leaving can't uncover an
-                // attack, and its arrival can only block one (no hopper screens here).
-                let lines = if in_check || royals.more_than_one() {
-                    None
-                } else {
-                    self.exposure_lines(royals.lsb())
-                };
                 let moves = list.as_mut_slice();
                 let mut keep = 0;
                 for i in 0..moves.len() {
                     let m = moves[i];
-                    let quick = match lines {
-                        Some(l) => {
-                            matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep)
-                                && !l.has(m.from())
-                                && !royals.has(m.from())
-                        }
-                        None => false,
-                    };
-                    if quick || self.leaves_royals_safe(m) {
+                    let quiet_for_king = !in_check
+                        && matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep)
+                        && !royals.has(m.from())
+                        && !sensitive.has(m.from())
+                        && !sensitive.has(m.to());
+                    if quiet_for_king || self.leaves_royals_safe(m) {
                         moves[keep] = m;
                         keep += 1;
                     }
@@ -148,30 +142,6 @@ impl Position {
             self.gen_drops(list, Bitboard(!0), royals.any() && (in_check || screens));
             self.gen_switches(list, in_check);
         }
-    }
-
-    /// Every square whose emptiness an enemy attack on `ksq` could depend on (lines of
-    /// riders and bent riders, lame via squares); None when hoppers make any arrival
-    /// matter too.
-    fn exposure_lines(&self, ksq: Square) -> Option<Bitboard> {
-        let v = &*self.v;
-        let map = &v.attackers[self.side.flip().idx()];
-        if !map.hops.is_empty() {
-            return None;
-        }
-        let mut lines = Bitboard::EMPTY;
-        for g in &map.rays {
-            lines |= v.rays.get(g.ray).mask[ksq.idx()];
-        }
-        for g in &map.bents {
-            lines |= v.rays.get(g.ray).mask[ksq.idx()];
-        }
-        for g in &map.lames {
-            if let Some((_, via)) = g.from[ksq.idx()] {
-                lines.set(via);
-            }
-        }
-        Some(lines)
     }
 
     /// Drops from the hand onto empty squares of `allowed` (near a listed piece when the
@@ -281,6 +251,38 @@ impl Position {
                 list.push(b.map_or(with_a, |p| with_a.with_partner_promotion(p)));
             }
         }
+    }
+
+    /// Whether a royal piece is attacked now, and the squares whose occupancy can change
+    /// an attack on a royal piece: every line a rider, hopper or bent rider could use to
+    /// reach it, and every lame leap's via square. A non-royal move that neither leaves
+    /// nor enters such a square cannot expose a royal piece that is not already attacked.
+    fn king_sensitivity(&self, royals: Bitboard) -> (bool, Bitboard) {
+        let v = &*self.v;
+        let them = self.side.flip();
+        let map = &v.attackers[them.idx()];
+        let occ = self.occupied();
+        let theirs = self.by_color[them.idx()];
+        let mut check = false;
+        let mut sensitive = Bitboard::EMPTY;
+        for k in royals {
+            check |= self.is_attacked(k, occ, theirs, them);
+            for g in &map.rays {
+                sensitive |= v.rays.get(g.ray).mask[k.idx()];
+            }
+            for g in &map.hops {
+                sensitive |= v.rays.get(g.full).mask[k.idx()];
+            }
+            for g in &map.bents {
+                sensitive |= v.rays.get(g.ray).mask[k.idx()];
+            }
+            for g in &map.lames {
+                if let Some((_, via)) = g.from[k.idx()] {
+                    sensitive.set(via);
+                }
+            }
+        }
+        (check, sensitive)
     }
 
     /// Number of legal moves (perft's leaf count).

@@ -115,10 +115,17 @@ pub struct PromotionFile {
 pub struct CastlingFile {
     /// File of the king (letter).
     pub king_file: char,
+    /// Rank of king and rooks, counted from the own side (1 = first rank).
+    #[serde(default = "first_rank")]
+    pub rank: i32,
     /// Castling towards the h/j side (`K`/`k`).
     pub kingside: CastleSideFile,
     /// Castling towards the a side (`Q`/`q`).
     pub queenside: CastleSideFile,
+}
+
+fn first_rank() -> i32 {
+    1
 }
 
 /// One castling's files.
@@ -446,12 +453,18 @@ impl Variant {
                         .ok_or_else(|| err(key, format!("file '{c}' is off the board")))
                 };
                 let kf = f(cf.king_file, "castling.king_file")?;
+                if cf.rank < 1 || cf.rank > board.ranks as i32 {
+                    return Err(err(
+                        "castling.rank",
+                        format!("rank {} is off the board", cf.rank),
+                    ));
+                }
                 let mut rules = [None; 4];
                 for c in Color::BOTH {
                     let rank = if c == Color::White {
-                        0
+                        cf.rank - 1
                     } else {
-                        board.ranks as i32 - 1
+                        board.ranks as i32 - cf.rank
                     };
                     for (side, s) in [&cf.kingside, &cf.queenside].into_iter().enumerate() {
                         let key = if side == 0 {
