@@ -115,10 +115,10 @@ impl Position {
         if v.ray_legality && royals.count() == 1 {
             self.gen_ray_legal(list, royals.lsb());
         } else {
-            let (in_check, sensitive) = if royals.any() {
+            let (in_check, leave, enter) = if royals.any() {
                 self.king_sensitivity(royals)
             } else {
-                (false, Bitboard::EMPTY)
+                (false, Bitboard::EMPTY, Bitboard::EMPTY)
             };
             self.gen_pseudo(list, in_check);
             if royals.any() {
@@ -129,8 +129,8 @@ impl Position {
                     let quiet_for_king = !in_check
                         && matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep)
                         && !royals.has(m.from())
-                        && !sensitive.has(m.from())
-                        && !sensitive.has(m.to());
+                        && !leave.has(m.from())
+                        && !enter.has(m.to());
                     if quiet_for_king || self.leaves_royals_safe(m) {
                         moves[keep] = m;
                         keep += 1;
@@ -205,8 +205,24 @@ impl Position {
                 continue;
             }
             let own = self.pieces(t, us);
+            let own_zone = v.pieces[t as usize]
+                .promotion
+                .as_ref()
+                .map_or(Bitboard::EMPTY, |pr| pr.zone[us.idx()]);
             for from in own {
-                for to in sw.reach[from.idx()] & partners_all & !own {
+                let partners = sw.reach[from.idx()] & partners_all & !own;
+                let mut special = partners & own_zone;
+                if sw.promotion_zones[us.idx()].has(from) {
+                    special = partners;
+                }
+                if !royal {
+                    // Neither piece can promote: one move per partner.
+                    for to in partners & !special {
+                        list.push(Move::new(from, to, MoveKind::Swap));
+                    }
+                }
+                let rest = if royal { partners } else { special };
+                for to in rest {
                     let start = list.len();
                     self.emit_switch(list, t, from, to);
                     if royal {
@@ -253,36 +269,93 @@ impl Position {
         }
     }
 
-    /// Whether a royal piece is attacked now, and the squares whose occupancy can change
-    /// an attack on a royal piece: every line a rider, hopper or bent rider could use to
-    /// reach it, and every lame leap's via square. A non-royal move that neither leaves
-    /// nor enters such a square cannot expose a royal piece that is not already attacked.
-    fn king_sensitivity(&self, royals: Bitboard) -> (bool, Bitboard) {
+    /// Whether a royal piece is attacked now, the squares a non-royal piece may not leave
+    /// without a test, and the squares it may not enter without one. A move that does
+    /// neither cannot expose a royal piece that is not already attacked.
+    ///
+    /// Without hoppers an arrival can only block, and a departure matters only for a
+    /// piece of ours that is the sole blocker between a royal piece and an enemy rider
+    /// (a pin), or whose square would open a bent rider's path or a lame leap's via
+    /// square. Hopper screens make any square on a line matter both ways.
+    fn king_sensitivity(&self, royals: Bitboard) -> (bool, Bitboard, Bitboard) {
         let v = &*self.v;
         let them = self.side.flip();
         let map = &v.attackers[them.idx()];
         let occ = self.occupied();
         let theirs = self.by_color[them.idx()];
+        let ours = self.by_color[self.side.idx()];
         let mut check = false;
-        let mut sensitive = Bitboard::EMPTY;
+        let mut leave = Bitboard::EMPTY;
+        let hoppers = !map.hops.is_empty();
+        let first = |ray: &crate::attacks::Ray, bb: Bitboard| {
+            if ray.ascending {
+                bb.lsb()
+            } else {
+                bb.msb()
+            }
+        };
         for k in royals {
             check |= self.is_attacked(k, occ, theirs, them);
-            for g in &map.rays {
-                sensitive |= v.rays.get(g.ray).mask[k.idx()];
-            }
-            for g in &map.hops {
-                sensitive |= v.rays.get(g.full).mask[k.idx()];
-            }
-            for g in &map.bents {
-                sensitive |= v.rays.get(g.ray).mask[k.idx()];
+            if hoppers {
+                for g in &map.rays {
+                    leave |= v.rays.get(g.ray).mask[k.idx()];
+                }
+                for g in &map.hops {
+                    leave |= v.rays.get(g.full).mask[k.idx()];
+                }
+                for g in &map.bents {
+                    leave |= v.rays.get(g.ray).mask[k.idx()];
+                }
+            } else {
+                for g in &map.rays {
+                    let ray = v.rays.get(g.ray);
+                    let blockers = ray.mask[k.idx()] & occ;
+                    if blockers.is_empty() {
+                        continue;
+                    }
+                    let b1 = first(ray, blockers);
+                    let rest = blockers ^ b1.bb();
+                    if !ours.has(b1) || rest.is_empty() {
+                        continue;
+                    }
+                    let b2 = first(ray, rest);
+                    if theirs.has(b2)
+                        && g.types >> self.board[b2.idx()].kind() & 1 != 0
+                        && g.from.has(b2)
+                    {
+                        leave.set(b1);
+                    }
+                }
+                for g in &map.bents {
+                    let ray = v.rays.get(g.ray);
+                    let blockers = ray.mask[k.idx()] & occ;
+                    if blockers.is_empty() {
+                        continue;
+                    }
+                    let b1 = first(ray, blockers);
+                    if !ours.has(b1) || leave.has(b1) {
+                        continue;
+                    }
+                    // With b1 gone, b1 and the empty squares behind it could be the
+                    // rider's first-step square.
+                    let mids = (b1.bb() | (ray.attacks(b1, occ) & !occ)) & ray.mask[k.idx()];
+                    let opens = mids.iter().any(|m| {
+                        g.origin[m.idx()]
+                            .is_some_and(|o| theirs.has(o) && self.board[o.idx()].kind() == g.ptype)
+                    });
+                    if opens {
+                        leave.set(b1);
+                    }
+                }
             }
             for g in &map.lames {
                 if let Some((_, via)) = g.from[k.idx()] {
-                    sensitive.set(via);
+                    leave.set(via);
                 }
             }
         }
-        (check, sensitive)
+        let enter = if hoppers { leave } else { Bitboard::EMPTY };
+        (check, leave, enter)
     }
 
     /// Number of legal moves (perft's leaf count).
@@ -424,7 +497,11 @@ impl Position {
         let v = &*self.v;
         let def = &v.pieces[t as usize];
         let us = self.side.idx();
-        if def.promotion.is_none() && !def.pawn {
+        let promotes = def
+            .promotion
+            .as_ref()
+            .is_some_and(|pr| (pr.zone[us] & dest).any());
+        if !promotes && !def.pawn {
             for to in dest {
                 list.push(Move::new(from, to, MoveKind::Normal));
             }

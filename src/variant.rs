@@ -196,6 +196,8 @@ pub struct SwitchRule {
     pub types: u32,
     /// Per square: the squares within the switch distance (the square itself excluded).
     pub reach: Vec<Bitboard>,
+    /// Per colour: where some piece type of that colour promotes on arrival.
+    pub promotion_zones: [Bitboard; 2],
 }
 
 /// A compiled drop rule.
@@ -535,9 +537,15 @@ impl Variant {
                         "needs at least one piece and a distance of 1 or more".into(),
                     ));
                 }
+                let mut promotion_zones = [Bitboard::EMPTY; 2];
+                for pr in pieces.iter().filter_map(|p| p.promotion.as_ref()) {
+                    promotion_zones[0] |= pr.zone[0];
+                    promotion_zones[1] |= pr.zone[1];
+                }
                 Some(SwitchRule {
                     types,
                     reach: within(sf.distance),
+                    promotion_zones,
                 })
             }
         };
