@@ -18,7 +18,7 @@ pub fn parse(s: &str) -> Result<Vec<Atom>, BetzaError> {
     let mut out = Vec::new();
     let ch: Vec<char> = s.chars().collect();
     let mut i = 0;
-    let (mut f, mut m, mut c, mut ini, mut n) = (false, false, false, false, false);
+    let (mut f, mut m, mut c, mut ini, mut n, mut hop) = (false, false, false, false, false, false);
     while i < ch.len() {
         match ch[i] {
             'f' => f = true,
@@ -26,6 +26,7 @@ pub fn parse(s: &str) -> Result<Vec<Atom>, BetzaError> {
             'c' => c = true,
             'i' => ini = true,
             'n' => n = true,
+            'p' => hop = true,
             a => {
                 let (legs, ride): (Vec<(i8, i8)>, bool) = match a {
                     'K' => (vec![(1, 0), (1, 1)], false),
@@ -36,15 +37,21 @@ pub fn parse(s: &str) -> Result<Vec<Atom>, BetzaError> {
                     'W' => (vec![(1, 0)], false),
                     'F' => (vec![(1, 1)], false),
                     'D' => (vec![(2, 0)], false),
+                    'C' => (vec![(3, 1)], false),
                     _ => return Err(BetzaError { text: s.into(), pos: i + 1, msg: "unknown".into() }),
                 };
+                if hop && !ride {
+                    return Err(BetzaError { text: s.into(), pos: i + 1, msg: "p (hop) needs a rider".into() });
+                }
                 let mode = if m { Mode::Move } else if c { Mode::Capture } else { Mode::Both };
                 for (dx, dy) in legs {
                     for o in symmetric(dx, dy) {
                         if f && o.dy <= 0 {
                             continue;
                         }
-                        let kind = if ride {
+                        let kind = if hop {
+                            AtomKind::Hop { range: 0 }
+                        } else if ride {
                             AtomKind::Ride { range: 0 }
                         } else if n {
                             AtomKind::Lame { via: Offset::new(o.dx / 2, o.dy / 2) }
@@ -54,7 +61,7 @@ pub fn parse(s: &str) -> Result<Vec<Atom>, BetzaError> {
                         out.push(Atom { kind, step: o, mode, initial: ini });
                     }
                 }
-                f = false; m = false; c = false; ini = false; n = false;
+                f = false; m = false; c = false; ini = false; n = false; hop = false;
             }
         }
         i += 1;

@@ -35,12 +35,17 @@ impl Pins {
 impl Position {
     /// The pieces in `them` (of colour `by`) that attack `sq` on occupancy `occ`.
     ///
+    /// Where the variant forbids royals to face each other, an enemy royal that would
+    /// face a royal on `sq` counts as an attacker: this is the legality view (a move into
+    /// facing is as illegal as a move into check), not a list of possible captures.
     /// `occ` and `them` may describe a board after a hypothetical move, as long as every
     /// square of `them` still holds the piece the mailbox says.
     pub fn attackers_to(&self, sq: Square, occ: Bitboard, them: Bitboard, by: Color) -> Bitboard {
         let v = &*self.v;
         let map = &v.attackers[by.idx()];
         let tables = &v.attacks[by.idx()];
+        // Types confined to a region cannot capture outside it.
+        let reach = map.reach[sq.idx()];
         let mut att = Bitboard::EMPTY;
         for &t in &map.leap_types {
             att |= tables[t as usize].leap_capture_rev[sq.idx()] & self.by_type[t as usize];
@@ -48,8 +53,18 @@ impl Position {
         att &= them;
         for g in &map.rays {
             if let Some(b) = v.rays.get(g.ray).first_blocker(sq, occ) {
-                if them.has(b) && g.types >> self.board[b.idx()].kind() & 1 != 0 && g.from.has(b)
+                if them.has(b)
+                    && (g.types & reach) >> self.board[b.idx()].kind() & 1 != 0
+                    && g.from.has(b)
                 {
+                    att.set(b);
+                }
+            }
+        }
+        // Facing is no capture: regions do not limit it.
+        for g in &map.facing {
+            if let Some(b) = v.rays.get(g.ray).first_blocker(sq, occ) {
+                if them.has(b) && g.types >> self.board[b.idx()].kind() & 1 != 0 {
                     att.set(b);
                 }
             }
@@ -60,7 +75,7 @@ impl Position {
                 if let Some(h) = full.first_blocker(screen, occ) {
                     if them.has(h)
                         && v.rays.get(g.ray).mask[sq.idx()].has(h)
-                        && g.types >> self.board[h.idx()].kind() & 1 != 0
+                        && (g.types & reach) >> self.board[h.idx()].kind() & 1 != 0
                     {
                         att.set(h);
                     }
@@ -68,6 +83,9 @@ impl Position {
             }
         }
         for g in &map.bents {
+            if reach >> g.ptype & 1 == 0 {
+                continue;
+            }
             let mids = v.rays.get(g.ray).attacks(sq, occ) & !occ;
             for m in mids {
                 if let Some(o) = g.origin[m.idx()] {
@@ -78,6 +96,9 @@ impl Position {
             }
         }
         for g in &map.lames {
+            if reach >> g.ptype & 1 == 0 {
+                continue;
+            }
             if let Some((f, via)) = g.from[sq.idx()] {
                 if them.has(f) && self.board[f.idx()].kind() == g.ptype && !occ.has(via) {
                     att.set(f);
@@ -85,6 +106,21 @@ impl Position {
             }
         }
         att
+    }
+
+    /// The royal pieces of `by` in `them` that would face a royal standing on `sq`
+    /// (same line, nothing between) where the variant forbids facing.
+    pub fn facing_royals(&self, sq: Square, occ: Bitboard, them: Bitboard) -> Bitboard {
+        let v = &*self.v;
+        let mut out = Bitboard::EMPTY;
+        for g in &v.attackers[0].facing {
+            if let Some(b) = v.rays.get(g.ray).first_blocker(sq, occ) {
+                if them.has(b) && g.types >> self.board[b.idx()].kind() & 1 != 0 {
+                    out.set(b);
+                }
+            }
+        }
+        out
     }
 
     /// True when `by`'s pieces in `them` attack `sq` on occupancy `occ`.
@@ -118,10 +154,21 @@ impl Position {
         } else {
             self.gen_pseudo(list);
             if royals.any() {
+                // Out of check, a non-royal move that touches no line through a royal
+                // cannot expose it (no attack or facing reaches it another way).
+                let exposed = if royals.count() == 1 && !self.in_check() {
+                    v.lines[royals.lsb().idx()] | royals
+                } else {
+                    Bitboard(!0)
+                };
                 let moves = list.as_mut_slice();
                 let mut keep = 0;
                 for i in 0..moves.len() {
-                    if self.leaves_royals_safe(moves[i]) {
+                    let m = moves[i];
+                    let quiet_elsewhere = m.kind() == MoveKind::Normal
+                        && !exposed.has(m.from())
+                        && !exposed.has(m.to());
+                    if quiet_elsewhere || self.leaves_royals_safe(m) {
                         moves[keep] = moves[i];
                         keep += 1;
                     }
@@ -154,7 +201,10 @@ impl Position {
             n: 0,
         };
         let mut evasion = Bitboard(!0);
-        for g in &v.attackers[them.idx()].rays {
+        let map = &v.attackers[them.idx()];
+        let reach = map.reach[ksq.idx()];
+        let limited = map.rays.iter().map(|g| (g, reach));
+        for (g, reach) in limited.chain(map.facing.iter().map(|g| (g, !0u32))) {
             let ray = v.rays.get(g.ray);
             let blockers = ray.mask[ksq.idx()] & occ;
             if blockers.is_empty() {
@@ -165,7 +215,7 @@ impl Position {
             if ours.has(b1) && rest.any() {
                 let b2 = if ray.ascending { rest.lsb() } else { rest.msb() };
                 if theirs.has(b2)
-                    && g.types >> self.board[b2.idx()].kind() & 1 != 0
+                    && (g.types & reach) >> self.board[b2.idx()].kind() & 1 != 0
                     && g.from.has(b2)
                     && pins.n < 32
                 {
@@ -176,7 +226,7 @@ impl Position {
                 }
             } else if checkers.has(b1) && !checkers.more_than_one() {
                 // The check comes along this ray: blocking squares are on it.
-                if g.types >> self.board[b1.idx()].kind() & 1 != 0 && g.from.has(b1) {
+                if (g.types & reach) >> self.board[b1.idx()].kind() & 1 != 0 && g.from.has(b1) {
                     evasion = ray.attacks(ksq, occ);
                 }
             }
@@ -216,6 +266,7 @@ impl Position {
         }
         if checkers.is_empty() {
             self.gen_castling(list, true);
+            self.gen_zone_castling(list, true);
         }
     }
 
@@ -240,6 +291,7 @@ impl Position {
         self.gen_en_passant(list, false);
         if !self.in_check() {
             self.gen_castling(list, false);
+            self.gen_zone_castling(list, false);
         }
     }
 
@@ -250,7 +302,7 @@ impl Position {
         let v = &*self.v;
         let def = &v.pieces[t as usize];
         let us = self.side.idx();
-        if def.promotion.is_none() && !def.pawn {
+        if def.promotion.is_none() && !def.pawn && def.becomes.is_none() {
             for to in dest {
                 list.push(Move::new(from, to, MoveKind::Normal));
             }
@@ -265,14 +317,77 @@ impl Position {
             let base = Move::new(from, to, kind);
             match &def.promotion {
                 Some(pr) if pr.zone[us].has(to) => {
-                    for &p in &pr.to {
-                        list.push(base.with_promotion(p));
+                    for (i, &p) in pr.to.iter().enumerate() {
+                        if pr.choice_zone[i][us].has(to) && (!pr.pool || self.in_pool(self.side, p)) {
+                            list.push(base.with_promotion(p));
+                        }
                     }
                     if !pr.mandatory[us].has(to) {
                         list.push(base);
                     }
                 }
-                _ => list.push(base),
+                _ => match def.becomes {
+                    Some(b) if b.region[us].has(to) => list.push(base.with_promotion(b.to)),
+                    _ => list.push(base),
+                },
+            }
+        }
+    }
+
+    /// True when `c` has lost a piece of type `t` that a pool promotion may bring back:
+    /// fewer on the board than the start position holds.
+    #[inline]
+    pub fn in_pool(&self, c: Color, t: PieceType) -> bool {
+        (self.pieces(t, c).count() as usize) < self.v.start_count[c.idx()][t as usize] as usize
+    }
+
+    /// Zone castling (history-based rights, see `ZoneCastling`): the king and a rook
+    /// that hold rights, on one rank with nothing between, move towards each other to
+    /// the rule's files. Not out of check (the caller tests it); the squares the king
+    /// crosses must not be attacked (or facing) with the king still at home; with
+    /// `verify` the landing square is tested on the final board here.
+    fn gen_zone_castling(&self, list: &mut MoveList, verify: bool) {
+        let v = &*self.v;
+        let Some(zc) = v.zone_castling.as_ref() else {
+            return;
+        };
+        let us = self.side;
+        let rights = self.castle_rooks;
+        if rights.is_empty() {
+            return;
+        }
+        let bd = &v.board;
+        let them = us.flip();
+        let occ = self.occupied();
+        let theirs = self.by_color[them.idx()];
+        for k in self.royals(us) {
+            if !zc.king_zone[us.idx()].has(k) {
+                continue;
+            }
+            let rank = bd.rank_of(k);
+            for side in &zc.sides {
+                let r = rights & side.rook_zone[us.idx()] & bd.rank_mask(rank);
+                if r.is_empty() {
+                    continue;
+                }
+                let r = r.lsb();
+                if (v.board_between(k, r) & occ).any() {
+                    continue;
+                }
+                let (Some(kt), Some(rt)) = (bd.square(side.king_to, rank), bd.square(side.rook_to, rank)) else {
+                    continue;
+                };
+                let others = occ & !k.bb() & !r.bb();
+                if others.has(kt) || others.has(rt) {
+                    continue;
+                }
+                if v.board_between(k, kt).iter().any(|s| self.is_attacked(s, occ, theirs, them)) {
+                    continue;
+                }
+                let mv = Move::new(k, kt, MoveKind::Castle);
+                if !verify || self.leaves_royals_safe(mv) {
+                    list.push(mv);
+                }
             }
         }
     }
@@ -342,17 +457,15 @@ impl Position {
         match m.kind() {
             MoveKind::Drop => occ.set(to),
             MoveKind::Castle => {
-                let Some(r) = v.castling.as_ref().and_then(|rs| {
-                    rs.iter().find(|r| r.king_from == from && r.king_to == to)
-                }) else {
+                let Some((kf, kt, rf, rt)) = self.castle_squares(m, us, self.castle_rooks) else {
                     return false;
                 };
-                occ.clear(r.king_from);
-                occ.clear(r.rook_from);
-                occ.set(r.king_to);
-                occ.set(r.rook_to);
-                royals.clear(r.king_from);
-                royals.set(r.king_to);
+                occ.clear(kf);
+                occ.clear(rf);
+                occ.set(kt);
+                occ.set(rt);
+                royals.clear(kf);
+                royals.set(kt);
             }
             MoveKind::EnPassant => {
                 occ.clear(from);

@@ -49,7 +49,13 @@ impl Position {
         }
         let mut s = format!("{}{}", bd.square_name(m.from()), bd.square_name(m.to()));
         if let Some(p) = m.promotion() {
-            s.push(self.v.pieces[p as usize].letter.to_ascii_lowercase());
+            // An automatic change of type (`becomes`) is no choice, so it is not written.
+            let mover = self.board[m.from().idx()];
+            let automatic = !mover.is_none()
+                && self.v.pieces[mover.kind() as usize].becomes.is_some_and(|b| b.to == p);
+            if !automatic {
+                s.push(self.v.pieces[p as usize].letter.to_ascii_lowercase());
+            }
         }
         s
     }
