@@ -248,8 +248,7 @@ impl PieceAttacks {
                         mode: atom.mode,
                     };
                     for s in from.iter() {
-                        if let Some(m) = board.offset(s, atom.step.dx as i32, atom.step.dy as i32)
-                        {
+                        if let Some(m) = board.offset(s, atom.step.dx as i32, atom.step.dy as i32) {
                             ba.mid[s.idx()] = m;
                             ba.valid.set(s);
                         }
@@ -457,13 +456,20 @@ pub struct AttackerMap {
     pub facing: Vec<RayGroup>,
     /// Per square: the types (bit mask) whose region lets them capture there.
     pub reach: Vec<u32>,
+    /// For attacked square `a` and another square `s`, at `a * squares + s`: which
+    /// groups' rays from `a` pass `s`, as bits over `rays`, then `facing`, then `hops`
+    /// (empty when there are more than 64 groups). It lets a legality test look only
+    /// at the rays a move touches.
+    pub along: Vec<u64>,
 }
 
 impl AttackerMap {
     /// Builds the reverse map of one colour's compiled pieces.
     pub fn build(board: &Board, rays: &mut Rays, pieces: &[PieceAttacks]) -> AttackerMap {
-        let mut map = AttackerMap::default();
-        map.reach = vec![0; SQUARE_SLOTS];
+        let mut map = AttackerMap {
+            reach: vec![0; SQUARE_SLOTS],
+            ..Default::default()
+        };
         for (t, pa) in pieces.iter().enumerate() {
             for s in pa.region.iter() {
                 map.reach[s.idx()] |= 1 << t;
@@ -477,7 +483,11 @@ impl AttackerMap {
             for ra in pa.rides.iter().filter(|r| r.mode.captures()) {
                 let (step, range) = (rays.get(ra.ray).step, rays.get(ra.ray).range);
                 let rev = rays.id(board, step.reversed(), range);
-                match map.rays.iter_mut().find(|g| g.ray == rev && g.from == ra.from) {
+                match map
+                    .rays
+                    .iter_mut()
+                    .find(|g| g.ray == rev && g.from == ra.from)
+                {
                     Some(g) => g.types |= 1 << t,
                     None => map.rays.push(RayGroup {
                         ray: rev,
@@ -523,6 +533,30 @@ impl AttackerMap {
             }
         }
         map
+    }
+
+    /// Fills [`AttackerMap::along`]; call after every group is in place.
+    pub fn index_rays(&mut self, board: &Board, rays: &Rays) {
+        let ids: Vec<RayId> = self
+            .rays
+            .iter()
+            .chain(&self.facing)
+            .map(|g| g.ray)
+            .chain(self.hops.iter().map(|g| g.full))
+            .collect();
+        self.along.clear();
+        if ids.len() > 64 {
+            return;
+        }
+        let n = board.squares();
+        self.along = vec![0; n * n];
+        for a in 0..n {
+            for (bit, &id) in ids.iter().enumerate() {
+                for s in rays.get(id).mask[a].iter() {
+                    self.along[a * n + s.idx()] |= 1 << bit;
+                }
+            }
+        }
     }
 
     /// Adds the no-facing rule: royal `types` may not see an enemy royal along any of
@@ -594,7 +628,11 @@ mod tests {
     fn rider_unlimited_stops_at_first_blocker_on_10x10() {
         let b = b10();
         let mut rays = Rays::default();
-        let rook = compile(&b, &mut rays, &sym(AtomKind::Ride { range: 0 }, 1, 0, Mode::Both));
+        let rook = compile(
+            &b,
+            &mut rays,
+            &sym(AtomKind::Ride { range: 0 }, 1, 0, Mode::Both),
+        );
         let t = rook.targets(&rays, b.parse_square("e5").unwrap(), occ(&b, "e8 b5 j5"));
         assert_eq!(t.quiet, sqs(&b, "e6 e7 e4 e3 e2 e1 d5 c5 f5 g5 h5 i5"));
         assert_eq!(t.capture, sqs(&b, "e8 b5 j5"));
@@ -605,7 +643,11 @@ mod tests {
         // Augsburg Deacon's diagonal part: B4.
         let b = b10();
         let mut rays = Rays::default();
-        let b4 = compile(&b, &mut rays, &sym(AtomKind::Ride { range: 4 }, 1, 1, Mode::Both));
+        let b4 = compile(
+            &b,
+            &mut rays,
+            &sym(AtomKind::Ride { range: 4 }, 1, 1, Mode::Both),
+        );
         let t = b4.targets(&rays, b.parse_square("a1").unwrap(), Bitboard::EMPTY);
         assert_eq!(t.quiet, sqs(&b, "b2 c3 d4 e5"));
         let t = b4.targets(&rays, b.parse_square("a1").unwrap(), occ(&b, "c3"));
@@ -617,7 +659,11 @@ mod tests {
     fn nightrider_follows_its_lines() {
         let b = b10();
         let mut rays = Rays::default();
-        let nn = compile(&b, &mut rays, &sym(AtomKind::Ride { range: 0 }, 1, 2, Mode::Both));
+        let nn = compile(
+            &b,
+            &mut rays,
+            &sym(AtomKind::Ride { range: 0 }, 1, 2, Mode::Both),
+        );
         let t = nn.targets(&rays, b.parse_square("a1").unwrap(), occ(&b, "c5"));
         assert_eq!(t.quiet, sqs(&b, "b3 c2 e3 g4 i5"));
         assert_eq!(t.capture, sqs(&b, "c5"));
@@ -649,12 +695,16 @@ mod tests {
         // pR with both modes: empty squares past the screen, and the first piece past it.
         let b = b10();
         let mut rays = Rays::default();
-        let hop = compile(&b, &mut rays, &[Atom {
-            kind: AtomKind::Hop { range: 0 },
-            step: Offset::new(0, 1),
-            mode: Mode::Both,
-            initial: false,
-        }]);
+        let hop = compile(
+            &b,
+            &mut rays,
+            &[Atom {
+                kind: AtomKind::Hop { range: 0 },
+                step: Offset::new(0, 1),
+                mode: Mode::Both,
+                initial: false,
+            }],
+        );
         let t = hop.targets(&rays, b.parse_square("a1").unwrap(), occ(&b, "a2 a5"));
         assert_eq!(t.quiet, sqs(&b, "a3 a4"));
         assert_eq!(t.capture, sqs(&b, "a5"));
@@ -664,12 +714,16 @@ mod tests {
     fn hopper_range_counts_from_the_start() {
         let b = b10();
         let mut rays = Rays::default();
-        let hop = compile(&b, &mut rays, &[Atom {
-            kind: AtomKind::Hop { range: 3 },
-            step: Offset::new(0, 1),
-            mode: Mode::Both,
-            initial: false,
-        }]);
+        let hop = compile(
+            &b,
+            &mut rays,
+            &[Atom {
+                kind: AtomKind::Hop { range: 3 },
+                step: Offset::new(0, 1),
+                mode: Mode::Both,
+                initial: false,
+            }],
+        );
         let t = hop.targets(&rays, b.parse_square("a1").unwrap(), occ(&b, "a2 a9"));
         assert_eq!(t.quiet, sqs(&b, "a3 a4"));
         assert_eq!(t.capture, Bitboard::EMPTY);
@@ -702,7 +756,10 @@ mod tests {
         let expect_nw = "d5 d6 d7 d8 d9 d10 c5 b5 a5";
         let expect_se = "f3 f2 f1 g3 h3 i3 j3";
         let expect_sw = "d3 d2 d1 c3 b3 a3";
-        let want = sqs(&b, &format!("{expect_ne} {expect_nw} {expect_se} {expect_sw}"));
+        let want = sqs(
+            &b,
+            &format!("{expect_ne} {expect_nw} {expect_se} {expect_sw}"),
+        );
         assert_eq!(t.quiet, want);
         assert_eq!(t.capture, sqs(&b, "f8 h5"));
         // A piece on the first-step square blocks the continuation but can be captured.
@@ -776,7 +833,10 @@ mod tests {
         let t = p.targets(&rays, b.parse_square("j5").unwrap(), occ(&b, "j6 i6"));
         assert_eq!(t.quiet, Bitboard::EMPTY);
         assert_eq!(t.capture, sqs(&b, "i6"));
-        assert_eq!(p.leap_capture_rev[b.parse_square("i6").unwrap().idx()], sqs(&b, "h5 j5"));
+        assert_eq!(
+            p.leap_capture_rev[b.parse_square("i6").unwrap().idx()],
+            sqs(&b, "h5 j5")
+        );
     }
 
     #[test]
@@ -791,7 +851,16 @@ mod tests {
         for (files, ranks) in [(8, 8), (10, 10), (10, 12), (9, 10)] {
             let b = Board::new(files, ranks).unwrap();
             let mut rays = Rays::default();
-            let steps = [(1, 0), (0, 1), (1, 1), (-1, 1), (1, 2), (-2, 1), (0, -1), (-1, -1)];
+            let steps = [
+                (1, 0),
+                (0, 1),
+                (1, 1),
+                (-1, 1),
+                (1, 2),
+                (-2, 1),
+                (0, -1),
+                (-1, -1),
+            ];
             for &(dx, dy) in &steps {
                 for range in [0u8, 1, 3, 4] {
                     let id = rays.id(&b, Offset::new(dx, dy), range);

@@ -38,12 +38,28 @@ pub fn parse(s: &str) -> Result<Vec<Atom>, BetzaError> {
                     'F' => (vec![(1, 1)], false),
                     'D' => (vec![(2, 0)], false),
                     'C' => (vec![(3, 1)], false),
-                    _ => return Err(BetzaError { text: s.into(), pos: i + 1, msg: "unknown".into() }),
+                    _ => {
+                        return Err(BetzaError {
+                            text: s.into(),
+                            pos: i + 1,
+                            msg: "unknown".into(),
+                        })
+                    }
                 };
                 if hop && !ride {
-                    return Err(BetzaError { text: s.into(), pos: i + 1, msg: "p (hop) needs a rider".into() });
+                    return Err(BetzaError {
+                        text: s.into(),
+                        pos: i + 1,
+                        msg: "p (hop) needs a rider".into(),
+                    });
                 }
-                let mode = if m { Mode::Move } else if c { Mode::Capture } else { Mode::Both };
+                let mode = if m {
+                    Mode::Move
+                } else if c {
+                    Mode::Capture
+                } else {
+                    Mode::Both
+                };
                 for (dx, dy) in legs {
                     for o in symmetric(dx, dy) {
                         if f && o.dy <= 0 {
@@ -54,14 +70,26 @@ pub fn parse(s: &str) -> Result<Vec<Atom>, BetzaError> {
                         } else if ride {
                             AtomKind::Ride { range: 0 }
                         } else if n {
-                            AtomKind::Lame { via: Offset::new(o.dx / 2, o.dy / 2) }
+                            AtomKind::Lame {
+                                via: Offset::new(o.dx / 2, o.dy / 2),
+                            }
                         } else {
                             AtomKind::Leap
                         };
-                        out.push(Atom { kind, step: o, mode, initial: ini });
+                        out.push(Atom {
+                            kind,
+                            step: o,
+                            mode,
+                            initial: ini,
+                        });
                     }
                 }
-                f = false; m = false; c = false; ini = false; n = false; hop = false;
+                f = false;
+                m = false;
+                c = false;
+                ini = false;
+                n = false;
+                hop = false;
             }
         }
         i += 1;

@@ -31,7 +31,10 @@ impl Position {
         let mut pos = Position::empty(Arc::clone(v));
         let bd = &v.board;
         let mut fields = fen.split_whitespace();
-        let mut placement = fields.next().ok_or_else(|| fail("empty".into()))?.to_string();
+        let mut placement = fields
+            .next()
+            .ok_or_else(|| fail("empty".into()))?
+            .to_string();
         // A hand may be attached (`.../RNBQ[Dd]`) or stand as its own field.
         let mut hand_text = None;
         if let Some(i) = placement.find('[') {
@@ -69,7 +72,11 @@ impl Position {
                 }
                 flush(&mut file, &mut num);
                 let t = v.type_of_letter(ch).ok_or_else(|| {
-                    fail(format!("rank {}: unknown piece letter '{ch}' for {}", rank + 1, v.name))
+                    fail(format!(
+                        "rank {}: unknown piece letter '{ch}' for {}",
+                        rank + 1,
+                        v.name
+                    ))
                 })?;
                 let c = if ch.is_ascii_uppercase() {
                     Color::White
@@ -77,7 +84,11 @@ impl Position {
                     Color::Black
                 };
                 let sq = bd.square(file, rank).ok_or_else(|| {
-                    fail(format!("rank {} has more than {} files", rank + 1, bd.files))
+                    fail(format!(
+                        "rank {} has more than {} files",
+                        rank + 1,
+                        bd.files
+                    ))
                 })?;
                 pos.put(Piece::new(t, c), sq);
                 file += 1;
@@ -170,7 +181,9 @@ impl Position {
                 .max(1),
         };
         if let Some(extra) = fields.next() {
-            return Err(fail(format!("unexpected text \"{extra}\" after the move number")));
+            return Err(fail(format!(
+                "unexpected text \"{extra}\" after the move number"
+            )));
         }
         pos.key = pos.compute_key();
         pos.validate().map_err(fail)?;
@@ -207,11 +220,16 @@ impl Position {
                 let n = self.royals(c).count();
                 if n != 1 {
                     let name = if c == Color::White { "White" } else { "Black" };
-                    return Err(format!("{name} has {n} royal pieces, the game needs exactly 1"));
+                    return Err(format!(
+                        "{name} has {n} royal pieces, the game needs exactly 1"
+                    ));
                 }
             }
             let (wk, bk) = (self.royals(Color::White), self.royals(Color::Black));
-            if wk.iter().any(|k| self.facing_royals(k, self.occupied(), bk).any()) {
+            if wk
+                .iter()
+                .any(|k| self.facing_royals(k, self.occupied(), bk).any())
+            {
                 return Err("the kings face each other with nothing between them".into());
             }
             if self.is_attacked_royal(self.side.flip()) {
@@ -258,7 +276,11 @@ impl Position {
             }
             s.push(']');
         }
-        s.push_str(if self.side == Color::White { " w " } else { " b " });
+        s.push_str(if self.side == Color::White {
+            " w "
+        } else {
+            " b "
+        });
         let mut cs = String::new();
         for (bit, ch) in [(0, 'K'), (1, 'Q'), (2, 'k'), (3, 'q')] {
             if self.castling & (1 << bit) != 0 {
@@ -270,7 +292,11 @@ impl Position {
                 for side in &zc.sides {
                     for sq in (self.castle_rooks & side.rook_zone[c.idx()]).iter() {
                         let name = bd.square_name(sq);
-                        cs.push_str(&if c == Color::White { name.to_ascii_uppercase() } else { name });
+                        cs.push_str(&if c == Color::White {
+                            name.to_ascii_uppercase()
+                        } else {
+                            name
+                        });
                     }
                 }
             }
@@ -363,22 +389,35 @@ fn parse_zone_castling(pos: &Position, field: &str) -> Result<crate::geometry::B
     while i < chars.len() {
         let f = chars[i];
         if !f.is_ascii_alphabetic() {
-            return Err(bad(format!("expected rook squares such as A1J1a10j10 or -, found '{f}'")));
+            return Err(bad(format!(
+                "expected rook squares such as A1J1a10j10 or -, found '{f}'"
+            )));
         }
         let mut j = i + 1;
         while j < chars.len() && chars[j].is_ascii_digit() {
             j += 1;
         }
         let token: String = chars[i..j].iter().collect();
-        let c = if f.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let c = if f.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let name = if c == Color::White { "White" } else { "Black" };
         let sq = v
             .board
             .parse_square(&token.to_ascii_lowercase())
-            .ok_or_else(|| bad(format!("\"{token}\" is not a square of the board")))?;
+            .ok_or_else(|| {
+                bad(format!(
+                    "\"{token}\" is not a square (expected rook squares such as A1J1a10j10, or -)"
+                ))
+            })?;
         let p = pos.board[sq.idx()];
         if p.is_none() || p.color() != c || p.kind() != zc.rook {
-            return Err(bad(format!("no {name} {} on {token}", v.pieces[zc.rook as usize].letter)));
+            return Err(bad(format!(
+                "no {name} {} on {token}",
+                v.pieces[zc.rook as usize].letter
+            )));
         }
         let Some(side) = zc.sides.iter().find(|s| s.rook_zone[c.idx()].has(sq)) else {
             return Err(bad(format!("{token} is outside {name}'s castling zones")));
@@ -387,7 +426,9 @@ fn parse_zone_castling(pos: &Position, field: &str) -> Result<crate::geometry::B
             return Err(bad(format!("two {name} rights in the zone of {token}")));
         }
         if !pos.royals(c).iter().any(|k| zc.king_zone[c.idx()].has(k)) {
-            return Err(bad(format!("{name}'s king has left its zone, so {name} has no rights")));
+            return Err(bad(format!(
+                "{name}'s king has left its zone, so {name} has no rights"
+            )));
         }
         rights.set(sq);
         i = j;

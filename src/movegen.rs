@@ -108,6 +108,70 @@ impl Position {
         att
     }
 
+    /// True when a ride, hop or facing of `by` reaches `sq` along a ray that passes
+    /// through `touched` (the rest of the board is known not to attack `sq`).
+    fn attacked_along(
+        &self,
+        sq: Square,
+        occ: Bitboard,
+        them: Bitboard,
+        by: Color,
+        touched: Bitboard,
+    ) -> bool {
+        let v = &*self.v;
+        let map = &v.attackers[by.idx()];
+        let reach = map.reach[sq.idx()];
+        let (nr, nf) = (map.rays.len(), map.facing.len());
+        let mut groups = if map.along.is_empty() {
+            u64::MAX >> (64 - (nr + nf + map.hops.len()).clamp(1, 64))
+        } else {
+            let n = v.board.squares();
+            touched
+                .iter()
+                .fold(0, |g, s| g | map.along[sq.idx() * n + s.idx()])
+        };
+        while groups != 0 {
+            let i = groups.trailing_zeros() as usize;
+            groups &= groups - 1;
+            if i < nr + nf {
+                let (g, reach) = if i < nr {
+                    (&map.rays[i], reach)
+                } else {
+                    (&map.facing[i - nr], !0)
+                };
+                let ray = v.rays.get(g.ray);
+                if (ray.mask[sq.idx()] & touched).is_empty() {
+                    continue;
+                }
+                if let Some(b) = ray.first_blocker(sq, occ) {
+                    if them.has(b)
+                        && (g.types & reach) >> self.board[b.idx()].kind() & 1 != 0
+                        && g.from.has(b)
+                    {
+                        return true;
+                    }
+                }
+            } else {
+                let g = &map.hops[i - nr - nf];
+                let full = v.rays.get(g.full);
+                if (full.mask[sq.idx()] & touched).is_empty() {
+                    continue;
+                }
+                if let Some(screen) = full.first_blocker(sq, occ) {
+                    if let Some(h) = full.first_blocker(screen, occ) {
+                        if them.has(h)
+                            && v.rays.get(g.ray).mask[sq.idx()].has(h)
+                            && (g.types & reach) >> self.board[h.idx()].kind() & 1 != 0
+                        {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+
     /// The royal pieces of `by` in `them` that would face a royal standing on `sq`
     /// (same line, nothing between) where the variant forbids facing.
     pub fn facing_royals(&self, sq: Square, occ: Bitboard, them: Bitboard) -> Bitboard {
@@ -152,23 +216,38 @@ impl Position {
         if v.ray_legality && royals.count() == 1 {
             self.gen_ray_legal(list, royals.lsb());
         } else {
-            self.gen_pseudo(list);
+            let checked = self.in_check();
+            self.gen_pseudo(list, checked);
             if royals.any() {
-                // Out of check, a non-royal move that touches no line through a royal
-                // cannot expose it (no attack or facing reaches it another way).
-                let exposed = if royals.count() == 1 && !self.in_check() {
-                    v.lines[royals.lsb().idx()] | royals
-                } else {
-                    Bitboard(!0)
+                // Out of check, an ordinary move of a non-royal piece can only expose
+                // the royal along the rays through its two squares: no leap attack
+                // appears, and every ride, hop or facing runs along a ray.
+                let ksq = royals.lsb();
+                let lines = match &v.lines {
+                    Some(l) if royals.count() == 1 && !checked => Some(l[ksq.idx()]),
+                    _ => None,
                 };
+                let occ = self.occupied();
+                let theirs = self.by_color[us.flip().idx()];
                 let moves = list.as_mut_slice();
                 let mut keep = 0;
                 for i in 0..moves.len() {
                     let m = moves[i];
-                    let quiet_elsewhere = m.kind() == MoveKind::Normal
-                        && !exposed.has(m.from())
-                        && !exposed.has(m.to());
-                    if quiet_elsewhere || self.leaves_royals_safe(m) {
+                    let safe = match lines {
+                        Some(lines) if m.kind() == MoveKind::Normal && m.from() != ksq => {
+                            let touched = m.from().bb() | m.to().bb();
+                            (lines & touched).is_empty()
+                                || !self.attacked_along(
+                                    ksq,
+                                    (occ & !m.from().bb()) | m.to().bb(),
+                                    theirs & !m.to().bb(),
+                                    us.flip(),
+                                    touched,
+                                )
+                        }
+                        _ => self.leaves_royals_safe(m),
+                    };
+                    if safe {
                         moves[keep] = moves[i];
                         keep += 1;
                     }
@@ -210,10 +289,18 @@ impl Position {
             if blockers.is_empty() {
                 continue;
             }
-            let b1 = if ray.ascending { blockers.lsb() } else { blockers.msb() };
+            let b1 = if ray.ascending {
+                blockers.lsb()
+            } else {
+                blockers.msb()
+            };
             let rest = blockers ^ b1.bb();
             if ours.has(b1) && rest.any() {
-                let b2 = if ray.ascending { rest.lsb() } else { rest.msb() };
+                let b2 = if ray.ascending {
+                    rest.lsb()
+                } else {
+                    rest.msb()
+                };
                 if theirs.has(b2)
                     && (g.types & reach) >> self.board[b2.idx()].kind() & 1 != 0
                     && g.from.has(b2)
@@ -270,9 +357,9 @@ impl Position {
         }
     }
 
-    /// Pseudo-legal moves of every piece; castling is only checked for empty and
-    /// unattacked squares.
-    fn gen_pseudo(&self, list: &mut MoveList) {
+    /// Pseudo-legal moves of every piece; castling (only when not `checked`) is only
+    /// checked for empty and unattacked squares.
+    fn gen_pseudo(&self, list: &mut MoveList, checked: bool) {
         let v = &*self.v;
         let us = self.side;
         let occ = self.occupied();
@@ -289,7 +376,7 @@ impl Position {
             }
         }
         self.gen_en_passant(list, false);
-        if !self.in_check() {
+        if !checked {
             self.gen_castling(list, false);
             self.gen_zone_castling(list, false);
         }
@@ -309,16 +396,18 @@ impl Position {
             return;
         }
         for to in dest {
-            let kind = if def.pawn && self.board[to.idx()].is_none() && v.board.distance(from, to) >= 2 {
-                MoveKind::DoubleStep
-            } else {
-                MoveKind::Normal
-            };
+            let kind =
+                if def.pawn && self.board[to.idx()].is_none() && v.board.distance(from, to) >= 2 {
+                    MoveKind::DoubleStep
+                } else {
+                    MoveKind::Normal
+                };
             let base = Move::new(from, to, kind);
             match &def.promotion {
                 Some(pr) if pr.zone[us].has(to) => {
                     for (i, &p) in pr.to.iter().enumerate() {
-                        if pr.choice_zone[i][us].has(to) && (!pr.pool || self.in_pool(self.side, p)) {
+                        if pr.choice_zone[i][us].has(to) && (!pr.pool || self.in_pool(self.side, p))
+                        {
                             list.push(base.with_promotion(p));
                         }
                     }
@@ -374,14 +463,19 @@ impl Position {
                 if (v.board_between(k, r) & occ).any() {
                     continue;
                 }
-                let (Some(kt), Some(rt)) = (bd.square(side.king_to, rank), bd.square(side.rook_to, rank)) else {
+                let (Some(kt), Some(rt)) =
+                    (bd.square(side.king_to, rank), bd.square(side.rook_to, rank))
+                else {
                     continue;
                 };
                 let others = occ & !k.bb() & !r.bb();
                 if others.has(kt) || others.has(rt) {
                     continue;
                 }
-                if v.board_between(k, kt).iter().any(|s| self.is_attacked(s, occ, theirs, them)) {
+                if v.board_between(k, kt)
+                    .iter()
+                    .any(|s| self.is_attacked(s, occ, theirs, them))
+                {
                     continue;
                 }
                 let mv = Move::new(k, kt, MoveKind::Castle);
@@ -434,7 +528,10 @@ impl Position {
                 continue;
             }
             let crossed = r.king_path & !r.king_from.bb();
-            if crossed.iter().any(|s| self.is_attacked(s, occ, theirs, them)) {
+            if crossed
+                .iter()
+                .any(|s| self.is_attacked(s, occ, theirs, them))
+            {
                 continue;
             }
             let mv = Move::new(r.king_from, r.king_to, MoveKind::Castle);
@@ -488,5 +585,92 @@ impl Position {
         royals
             .iter()
             .all(|k| !self.is_attacked(k, occ, theirs, them))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::moves::MoveList;
+    use crate::position::Position;
+    use crate::variant::Variant;
+
+    /// Leapers and riders only (so the ray fast path is on), with confinement, an
+    /// automatic type change and facing kings.
+    const RIDERS: &str = r#"
+name = "riders-and-river"
+files = 10
+ranks = 10
+start = "r1n1qgk1nr/3b6/pppp2pppp/10/10/10/10/PPPP2PPPP/3B6/R1N1QGK1NR w - - 0 1"
+facing = ["file", "diagonal"]
+[[piece]]
+letter = "K"
+betza = "K"
+royal = true
+confine = "a1:j5"
+[[piece]]
+letter = "Q"
+betza = "Q"
+confine = "a1:j5"
+[[piece]]
+letter = "G"
+betza = "NC"
+confine = "a1:j5"
+[[piece]]
+letter = "R"
+betza = "R"
+[[piece]]
+letter = "B"
+betza = "B"
+[[piece]]
+letter = "N"
+betza = "N"
+[[piece]]
+letter = "P"
+betza = "fmWfcF"
+pawn = true
+becomes = { to = "W", region = "a6:j10" }
+[[piece]]
+letter = "W"
+betza = "W"
+"#;
+
+    fn sorted(list: &MoveList) -> Vec<u32> {
+        let mut v: Vec<u32> = list.iter().map(|m| m.0).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn ray_fast_path_agrees_with_the_full_test_under_confinement_and_facing() {
+        let v = Variant::from_toml(RIDERS, "test").unwrap().shared();
+        assert!(v.ray_legality);
+        let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        let mut positions = 0;
+        for _game in 0..40 {
+            let mut p = Position::startpos(&v);
+            for _ply in 0..80 {
+                let mut fast = MoveList::new();
+                p.legal_moves(&mut fast);
+                let mut slow = MoveList::new();
+                p.gen_pseudo(&mut slow, p.in_check());
+                let kept: Vec<_> = slow
+                    .iter()
+                    .copied()
+                    .filter(|&m| p.leaves_royals_safe(m))
+                    .collect();
+                let mut slow_sorted: Vec<u32> = kept.iter().map(|m| m.0).collect();
+                slow_sorted.sort();
+                assert_eq!(sorted(&fast), slow_sorted, "{}", p.fen());
+                positions += 1;
+                if fast.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                p.make_move(fast.as_slice()[(seed % fast.len() as u64) as usize]);
+            }
+        }
+        assert!(positions > 1500);
     }
 }

@@ -52,7 +52,9 @@ impl Position {
             // An automatic change of type (`becomes`) is no choice, so it is not written.
             let mover = self.board[m.from().idx()];
             let automatic = !mover.is_none()
-                && self.v.pieces[mover.kind() as usize].becomes.is_some_and(|b| b.to == p);
+                && self.v.pieces[mover.kind() as usize]
+                    .becomes
+                    .is_some_and(|b| b.to == p);
             if !automatic {
                 s.push(self.v.pieces[p as usize].letter.to_ascii_lowercase());
             }
@@ -145,7 +147,9 @@ impl Position {
         if self.repetitions() >= 2 {
             return Some((GameResult::Draw, "threefold repetition"));
         }
-        if self.v.royal_mask != 0 && self.occupied() == (self.royals(Color::White) | self.royals(Color::Black)) {
+        if self.v.royal_mask != 0
+            && self.occupied() == (self.royals(Color::White) | self.royals(Color::Black))
+        {
             let in_hand = self.hands.iter().any(|h| h.iter().any(|&n| n > 0));
             if !in_hand {
                 return Some((GameResult::Draw, "bare kings"));

@@ -422,7 +422,12 @@ impl Position {
 impl Position {
     /// King from, king to, rook from, rook to of a castling move by `c`, given the
     /// zone-castling rights `rooks` in force before it; None if no rule matches.
-    pub(crate) fn castle_squares(&self, m: Move, c: Color, rooks: Bitboard) -> Option<(Square, Square, Square, Square)> {
+    pub(crate) fn castle_squares(
+        &self,
+        m: Move,
+        c: Color,
+        rooks: Bitboard,
+    ) -> Option<(Square, Square, Square, Square)> {
         let v = &*self.v;
         let (from, to) = (m.from(), m.to());
         if let Some(zc) = &v.zone_castling {
@@ -435,7 +440,11 @@ impl Position {
             }
             return Some((from, to, rf.lsb(), bd.square(side.rook_to, rank)?));
         }
-        let r = v.castling.as_ref()?.iter().find(|r| r.king_from == from && r.king_to == to)?;
+        let r = v
+            .castling
+            .as_ref()?
+            .iter()
+            .find(|r| r.king_from == from && r.king_to == to)?;
         Some((r.king_from, r.king_to, r.rook_from, r.rook_to))
     }
 
@@ -449,14 +458,21 @@ impl Position {
         let (from, to) = (m.from(), m.to());
         let mut rights = before;
         // A side's rights all lie in its rook zones (the FEN parser makes sure).
-        let ours = zc.sides.iter().fold(Bitboard::EMPTY, |b, s| b | s.rook_zone[us.idx()]);
+        let ours = zc
+            .sides
+            .iter()
+            .fold(Bitboard::EMPTY, |b, s| b | s.rook_zone[us.idx()]);
         if m.kind() == MoveKind::Castle {
             rights &= !ours;
         } else if m.kind() != MoveKind::Drop {
             rights.clear(to);
             if rights.has(from) {
                 rights.clear(from);
-                if zc.sides.iter().any(|s| s.rook_zone[us.idx()].has(from) && s.rook_zone[us.idx()].has(to)) {
+                if zc
+                    .sides
+                    .iter()
+                    .any(|s| s.rook_zone[us.idx()].has(from) && s.rook_zone[us.idx()].has(to))
+                {
                     rights.set(to);
                 }
             }
@@ -477,10 +493,7 @@ impl Variant {
     /// Squares strictly between two squares on a straight line (empty if not aligned).
     pub fn board_between(&self, a: Square, b: Square) -> Bitboard {
         let bd = &self.board;
-        let (dx, dy) = (
-            bd.file_of(b) - bd.file_of(a),
-            bd.rank_of(b) - bd.rank_of(a),
-        );
+        let (dx, dy) = (bd.file_of(b) - bd.file_of(a), bd.rank_of(b) - bd.rank_of(a));
         if !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
             return Bitboard::EMPTY;
         }

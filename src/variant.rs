@@ -7,8 +7,8 @@ use crate::attacks::{AttackerMap, PieceAttacks, Rays};
 use crate::betza;
 use crate::geometry::{Bitboard, Board, Square};
 use crate::movement::Atom;
-use crate::moves::{Color, PieceType, MAX_PIECE_TYPES};
 use crate::movement::Offset;
+use crate::moves::{Color, PieceType, MAX_PIECE_TYPES};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -282,10 +282,11 @@ pub struct Variant {
     pub zone_castling: Option<ZoneCastling>,
     /// Per colour and type: how many the start position holds (promotion pools).
     pub start_count: [[u8; MAX_PIECE_TYPES]; 2],
-    /// Per square: every square on a line (file, rank, diagonal) through it, when all
-    /// attacks and facing run along such lines from the attacked square; otherwise all
-    /// squares. A move touching neither end on a royal's lines cannot expose it.
-    pub lines: Vec<Bitboard>,
+    /// Per square: the squares on every ray along which a ride, hop or facing could
+    /// reach it. None when lame or bent captures exist (they depend on other squares).
+    /// Out of check, a non-royal move can only expose a royal along the rays through
+    /// its two squares.
+    pub lines: Option<Vec<Bitboard>>,
     /// The source table, for `extends` and for display.
     pub file: VariantFile,
 }
@@ -353,32 +354,50 @@ impl Variant {
         for (i, p) in file.pieces.iter().enumerate() {
             let key = format!("piece[{i}]");
             if !p.letter.is_ascii_uppercase() {
-                return Err(err(&format!("{key}.letter"), format!("'{}' is not an upper-case letter", p.letter)));
+                return Err(err(
+                    &format!("{key}.letter"),
+                    format!("'{}' is not an upper-case letter", p.letter),
+                ));
             }
             if file.pieces[..i].iter().any(|q| q.letter == p.letter) {
-                return Err(err(&format!("{key}.letter"), format!("letter '{}' is used twice", p.letter)));
+                return Err(err(
+                    &format!("{key}.letter"),
+                    format!("letter '{}' is used twice", p.letter),
+                ));
             }
-            let atoms = betza::parse(&p.betza).map_err(|e| err(&format!("{key}.betza"), e.to_string()))?;
+            let atoms =
+                betza::parse(&p.betza).map_err(|e| err(&format!("{key}.betza"), e.to_string()))?;
             pieces.push(PieceDef {
                 letter: p.letter,
-                name: if p.name.is_empty() { p.letter.to_string() } else { p.name.clone() },
+                name: if p.name.is_empty() {
+                    p.letter.to_string()
+                } else {
+                    p.name.clone()
+                },
                 betza: p.betza.clone(),
                 atoms,
                 royal: p.royal,
                 pawn: p.pawn,
                 promotion: None,
                 confine: match &p.confine {
-                    Some(r) => Some(parse_region(&board, r).map_err(|m| err(&format!("{key}.confine"), m))?),
+                    Some(r) => Some(
+                        parse_region(&board, r).map_err(|m| err(&format!("{key}.confine"), m))?,
+                    ),
                     None => None,
                 },
                 becomes: None,
                 value: p.value.unwrap_or(0),
             });
         }
-        let type_of = |c: char| file.pieces.iter().position(|p| p.letter == c).map(|i| i as PieceType);
+        let type_of = |c: char| {
+            file.pieces
+                .iter()
+                .position(|p| p.letter == c)
+                .map(|i| i as PieceType)
+        };
         // Promotions and initial ranks need the whole piece list.
-        let start_board = start_placement(&file.start, &board, &pieces)
-            .map_err(|m| err("start", m))?;
+        let start_board =
+            start_placement(&file.start, &board, &pieces).map_err(|m| err("start", m))?;
         let rel_ranks = |ranks: &[i32], key: &str| -> Result<[Bitboard; 2], VariantError> {
             let mut z = [Bitboard::EMPTY; 2];
             for &r in ranks {
@@ -405,7 +424,12 @@ impl Variant {
                     for c in pr.to.chars() {
                         match type_of(c) {
                             Some(t) => to.push(t),
-                            None => return Err(err(&format!("{key}.to"), format!("no piece with letter '{c}'"))),
+                            None => {
+                                return Err(err(
+                                    &format!("{key}.to"),
+                                    format!("no piece with letter '{c}'"),
+                                ))
+                            }
                         }
                     }
                     if to.is_empty() {
@@ -420,12 +444,21 @@ impl Variant {
                             _ => None,
                         };
                         let Some(i) = t.and_then(|t| to.iter().position(|&x| x == t)) else {
-                            return Err(err(&k, format!("'{letter}' is not one of the choices \"{}\"", pr.to)));
+                            return Err(err(
+                                &k,
+                                format!("'{letter}' is not one of the choices \"{}\"", pr.to),
+                            ));
                         };
                         let z = rel_ranks(ranks, &k)?;
                         choice_zone[i] = [z[0] & zone[0], z[1] & zone[1]];
                     }
-                    Some(Promotion { zone, mandatory, to, choice_zone, pool: pr.pool })
+                    Some(Promotion {
+                        zone,
+                        mandatory,
+                        to,
+                        choice_zone,
+                        pool: pr.pool,
+                    })
                 }
             });
         }
@@ -436,10 +469,20 @@ impl Variant {
             if let Some(b) = &p.becomes {
                 let key = format!("piece[{i}].becomes");
                 if p.promotion.is_some() {
-                    return Err(err(&key, "a piece either becomes another on entering a region or promotes, not both".into()));
+                    return Err(err(
+                        &key,
+                        "a piece either becomes another on entering a region or promotes, not both"
+                            .into(),
+                    ));
                 }
-                let to = type_of(b.to).ok_or_else(|| err(&format!("{key}.to"), format!("no piece with letter '{}'", b.to)))?;
-                let region = parse_region(&board, &b.region).map_err(|m| err(&format!("{key}.region"), m))?;
+                let to = type_of(b.to).ok_or_else(|| {
+                    err(
+                        &format!("{key}.to"),
+                        format!("no piece with letter '{}'", b.to),
+                    )
+                })?;
+                let region = parse_region(&board, &b.region)
+                    .map_err(|m| err(&format!("{key}.region"), m))?;
                 pieces[i].becomes = Some(Becomes { to, region });
             }
         }
@@ -483,16 +526,31 @@ impl Variant {
             AttackerMap::build(&board, &mut rays, &attacks[0]),
             AttackerMap::build(&board, &mut rays, &attacks[1]),
         ];
-        let royal_mask = pieces.iter().enumerate().filter(|(_, p)| p.royal).fold(0u32, |m, (i, _)| m | 1 << i);
-        let pawn_mask = pieces.iter().enumerate().filter(|(_, p)| p.pawn).fold(0u32, |m, (i, _)| m | 1 << i);
-        let ray_legality = attacks.iter().all(|v| v.iter().all(|a| a.has_only_leaps_and_rides()));
+        let royal_mask = pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.royal)
+            .fold(0u32, |m, (i, _)| m | 1 << i);
+        let pawn_mask = pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.pawn)
+            .fold(0u32, |m, (i, _)| m | 1 << i);
+        let ray_legality = attacks
+            .iter()
+            .all(|v| v.iter().all(|a| a.has_only_leaps_and_rides()));
         let mut facing_steps = Vec::new();
         for (i, f) in file.facing.iter().enumerate() {
             let dirs: &[(i8, i8)] = match f.as_str() {
                 "file" => &[(0, 1), (0, -1)],
                 "rank" => &[(1, 0), (-1, 0)],
                 "diagonal" => &[(1, 1), (-1, 1), (1, -1), (-1, -1)],
-                _ => return Err(err(&format!("facing[{i}]"), format!("\"{f}\" is not one of file, rank, diagonal"))),
+                _ => {
+                    return Err(err(
+                        &format!("facing[{i}]"),
+                        format!("\"{f}\" is not one of file, rank, diagonal"),
+                    ))
+                }
             };
             facing_steps.extend(dirs.iter().map(|&(dx, dy)| Offset::new(dx, dy)));
         }
@@ -505,28 +563,49 @@ impl Variant {
             }
         }
         let lines = line_masks(&board, &rays, &attackers);
+        if lines.is_some() {
+            for a in attackers.iter_mut() {
+                a.index_rays(&board, &rays);
+            }
+        }
         let zone_castling = match &file.zone_castling {
             None => None,
-            Some(zc) => Some(compile_zone_castling(zc, &board, &pieces, royal_mask).map_err(|(k, m)| err(&k, m))?),
+            Some(zc) => Some(
+                compile_zone_castling(zc, &board, &pieces, royal_mask)
+                    .map_err(|(k, m)| err(&k, m))?,
+            ),
         };
         if zone_castling.is_some() && file.castling.is_some() {
-            return Err(err("zone_castling", "a game has either castling or zone_castling".into()));
+            return Err(err(
+                "zone_castling",
+                "a game has either castling or zone_castling".into(),
+            ));
         }
         let mut castle_mask = vec![0u8; board.squares()];
         let castling = match &file.castling {
             None => None,
             Some(cf) => {
                 let f = |c: char, key: &str| {
-                    file_index(c, board.files).ok_or_else(|| err(key, format!("file '{c}' is off the board")))
+                    file_index(c, board.files)
+                        .ok_or_else(|| err(key, format!("file '{c}' is off the board")))
                 };
                 let kf = f(cf.king_file, "castling.king_file")?;
                 let mut rules = [None; 4];
                 for c in Color::BOTH {
-                    let rank = if c == Color::White { 0 } else { board.ranks as i32 - 1 };
+                    let rank = if c == Color::White {
+                        0
+                    } else {
+                        board.ranks as i32 - 1
+                    };
                     for (side, s) in [&cf.kingside, &cf.queenside].into_iter().enumerate() {
-                        let key = if side == 0 { "castling.kingside" } else { "castling.queenside" };
+                        let key = if side == 0 {
+                            "castling.kingside"
+                        } else {
+                            "castling.queenside"
+                        };
                         let sq = |file: i32| board.square(file, rank).unwrap();
-                        let (kt, rf, rt) = (f(s.king_to, key)?, f(s.rook_from, key)?, f(s.rook_to, key)?);
+                        let (kt, rf, rt) =
+                            (f(s.king_to, key)?, f(s.rook_from, key)?, f(s.rook_to, key)?);
                         let span = |a: i32, b: i32| {
                             let mut bb = Bitboard::EMPTY;
                             for x in a.min(b)..=a.max(b) {
@@ -535,7 +614,9 @@ impl Variant {
                             bb
                         };
                         let king_path = span(kf, kt);
-                        let must_be_empty = (span(kf, kt) | span(rf, rt) | span(kf, rf)) & !sq(kf).bb() & !sq(rf).bb();
+                        let must_be_empty = (span(kf, kt) | span(rf, rt) | span(kf, rf))
+                            & !sq(kf).bb()
+                            & !sq(rf).bb();
                         let idx = c.idx() * 2 + side;
                         castle_mask[sq(kf).idx()] |= 0b11 << (c.idx() * 2);
                         castle_mask[sq(rf).idx()] |= 1 << idx;
@@ -576,7 +657,10 @@ impl Variant {
     /// The type with this FEN letter (either case).
     pub fn type_of_letter(&self, c: char) -> Option<PieceType> {
         let up = c.to_ascii_uppercase();
-        self.pieces.iter().position(|p| p.letter == up).map(|i| i as PieceType)
+        self.pieces
+            .iter()
+            .position(|p| p.letter == up)
+            .map(|i| i as PieceType)
     }
 
     /// Number of piece types.
@@ -601,7 +685,11 @@ fn start_placement(
     let mut out = Vec::new();
     let rows: Vec<&str> = placement.split('/').collect();
     if rows.len() != board.ranks as usize {
-        return Err(format!("{} ranks in the placement, the board has {}", rows.len(), board.ranks));
+        return Err(format!(
+            "{} ranks in the placement, the board has {}",
+            rows.len(),
+            board.ranks
+        ));
     }
     for (i, row) in rows.iter().enumerate() {
         let rank = board.ranks as i32 - 1 - i as i32;
@@ -618,8 +706,14 @@ fn start_placement(
                 .iter()
                 .position(|p| p.letter == ch.to_ascii_uppercase())
                 .ok_or_else(|| format!("unknown piece letter '{ch}'"))?;
-            let c = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
-            let sq = board.square(file, rank).ok_or_else(|| format!("rank {} is too long", rank + 1))?;
+            let c = if ch.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let sq = board
+                .square(file, rank)
+                .ok_or_else(|| format!("rank {} is too long", rank + 1))?;
             out.push((sq, t as PieceType, c));
             file += 1;
         }
@@ -646,7 +740,11 @@ pub fn parse_region(board: &Board, text: &str) -> Result<[Bitboard; 2], String> 
         for f in fa.min(fb)..=fa.max(fb) {
             for r in ra.min(rb)..=ra.max(rb) {
                 z[0].set(board.square(f, r).expect("inside the rectangle"));
-                z[1].set(board.square(f, board.ranks as i32 - 1 - r).expect("mirrored"));
+                z[1].set(
+                    board
+                        .square(f, board.ranks as i32 - 1 - r)
+                        .expect("mirrored"),
+                );
             }
         }
     }
@@ -656,26 +754,30 @@ pub fn parse_region(board: &Board, text: &str) -> Result<[Bitboard; 2], String> 
     Ok(z)
 }
 
-/// Per square, the squares from which a ride, hop or facing could reach it: every move
-/// elsewhere leaves a royal there as safe as it was. Lame and bent captures depend on
-/// other squares, so with them every square counts.
-fn line_masks(board: &Board, rays: &Rays, attackers: &[AttackerMap; 2]) -> Vec<Bitboard> {
-    let mut lines = vec![Bitboard::EMPTY; crate::geometry::SQUARE_SLOTS];
-    let odd = attackers.iter().any(|m| !m.bents.is_empty() || !m.lames.is_empty());
-    for s in 0..board.squares() {
-        lines[s] = if odd {
-            board.all
-        } else {
-            let mut bb = Bitboard::EMPTY;
-            for m in attackers {
-                for id in m.rays.iter().chain(&m.facing).map(|g| g.ray).chain(m.hops.iter().map(|g| g.full)) {
-                    bb |= rays.get(id).mask[s];
-                }
-            }
-            bb
-        };
+/// Per square, the squares from which a ride, hop or facing could reach it (see
+/// [`Variant::lines`]); None when lame or bent captures make other squares matter.
+fn line_masks(board: &Board, rays: &Rays, attackers: &[AttackerMap; 2]) -> Option<Vec<Bitboard>> {
+    if attackers
+        .iter()
+        .any(|m| !m.bents.is_empty() || !m.lames.is_empty())
+    {
+        return None;
     }
-    lines
+    let mut lines = vec![Bitboard::EMPTY; crate::geometry::SQUARE_SLOTS];
+    for (s, bb) in lines.iter_mut().enumerate().take(board.squares()) {
+        for m in attackers {
+            for id in m
+                .rays
+                .iter()
+                .chain(&m.facing)
+                .map(|g| g.ray)
+                .chain(m.hops.iter().map(|g| g.full))
+            {
+                *bb |= rays.get(id).mask[s];
+            }
+        }
+    }
+    Some(lines)
 }
 
 /// Compiles `[zone_castling]`; errors carry their key.
@@ -688,11 +790,20 @@ fn compile_zone_castling(
     let rook = pieces
         .iter()
         .position(|p| p.letter == zc.rook)
-        .ok_or_else(|| ("zone_castling.rook".to_string(), format!("no piece with letter '{}'", zc.rook)))?;
+        .ok_or_else(|| {
+            (
+                "zone_castling.rook".to_string(),
+                format!("no piece with letter '{}'", zc.rook),
+            )
+        })?;
     if royal_mask == 0 || royal_mask >> rook & 1 != 0 {
-        return Err(("zone_castling.rook".into(), "castling needs a royal king and a non-royal rook".into()));
+        return Err((
+            "zone_castling.rook".into(),
+            "castling needs a royal king and a non-royal rook".into(),
+        ));
     }
-    let king_zone = parse_region(board, &zc.king_zone).map_err(|m| ("zone_castling.king_zone".to_string(), m))?;
+    let king_zone = parse_region(board, &zc.king_zone)
+        .map_err(|m| ("zone_castling.king_zone".to_string(), m))?;
     if zc.side.is_empty() || zc.side.len() > 2 {
         return Err(("zone_castling.side".into(), "one or two castlings".into()));
     }
@@ -700,18 +811,40 @@ fn compile_zone_castling(
     let mut seen = Bitboard::EMPTY;
     for (i, sd) in zc.side.iter().enumerate() {
         let key = format!("zone_castling.side[{i}]");
-        let rook_zone = parse_region(board, &sd.rook_zone).map_err(|m| (format!("{key}.rook_zone"), m))?;
+        let rook_zone =
+            parse_region(board, &sd.rook_zone).map_err(|m| (format!("{key}.rook_zone"), m))?;
         if (rook_zone[0] & (seen | king_zone[0])).any() {
-            return Err((format!("{key}.rook_zone"), "rook zones may not overlap each other or the king's".into()));
+            return Err((
+                format!("{key}.rook_zone"),
+                "rook zones may not overlap each other or the king's".into(),
+            ));
         }
         seen |= rook_zone[0];
-        let file = |c: char, k: &str| file_index(c, board.files).ok_or_else(|| (format!("{key}.{k}"), format!("file '{c}' is off the board")));
+        let file = |c: char, k: &str| {
+            file_index(c, board.files)
+                .ok_or_else(|| (format!("{key}.{k}"), format!("file '{c}' is off the board")))
+        };
         let (king_to, rook_to) = (file(sd.king_to, "king_to")?, file(sd.rook_to, "rook_to")?);
         // The castling king always leaves its zone, so a castling is never a plain step.
-        if (0..board.ranks as i32).any(|r| board.square(king_to, r).is_some_and(|s| king_zone[0].has(s))) {
-            return Err((format!("{key}.king_to"), "the king must land outside its zone".into()));
+        if (0..board.ranks as i32).any(|r| {
+            board
+                .square(king_to, r)
+                .is_some_and(|s| king_zone[0].has(s))
+        }) {
+            return Err((
+                format!("{key}.king_to"),
+                "the king must land outside its zone".into(),
+            ));
         }
-        sides.push(ZoneSide { rook_zone, king_to, rook_to });
+        sides.push(ZoneSide {
+            rook_zone,
+            king_to,
+            rook_to,
+        });
     }
-    Ok(ZoneCastling { rook: rook as PieceType, king_zone, sides })
+    Ok(ZoneCastling {
+        rook: rook as PieceType,
+        king_zone,
+        sides,
+    })
 }

@@ -19,8 +19,26 @@ pub struct Pos {
 
 const ORTH: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAG: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
-const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)];
-const CAMEL: [(i32, i32); 8] = [(1, 3), (3, 1), (-1, 3), (-3, 1), (1, -3), (3, -1), (-1, -3), (-3, -1)];
+const KNIGHT: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (-1, 2),
+    (-2, 1),
+    (1, -2),
+    (2, -1),
+    (-1, -2),
+    (-2, -1),
+];
+const CAMEL: [(i32, i32); 8] = [
+    (1, 3),
+    (3, 1),
+    (-1, 3),
+    (-3, 1),
+    (1, -3),
+    (3, -1),
+    (-1, -3),
+    (-3, -1),
+];
 /// Types that count for the promotion pool, with their start counts (W3).
 const START_COUNTS: [(u8, u32); 9] = [
     (b'R', 2),
@@ -190,7 +208,7 @@ impl Pos {
         let enemy = |s: usize| self.cells[s] != b'.' && is_white(self.cells[s]) != white;
         let mut quiet = Vec::new();
         let mut caps = Vec::new();
-        let mut leap = |dirs: &[(i32, i32)], quiet: &mut Vec<usize>, caps: &mut Vec<usize>| {
+        let leap = |dirs: &[(i32, i32)], quiet: &mut Vec<usize>, caps: &mut Vec<usize>| {
             for &(dx, dy) in dirs {
                 if let Some(t) = sq(f + dx, r + dy) {
                     if self.cells[t] == b'.' {
@@ -329,7 +347,10 @@ impl Pos {
 
     fn pool_has(&self, p: u8) -> bool {
         let up = p.to_ascii_uppercase();
-        let start = START_COUNTS.iter().find(|(l, _)| *l == up).map_or(0, |x| x.1);
+        let start = START_COUNTS
+            .iter()
+            .find(|(l, _)| *l == up)
+            .map_or(0, |x| x.1);
         let on_board = self.cells.iter().filter(|&&c| c == p).count() as u32;
         on_board < start
     }
@@ -341,7 +362,11 @@ impl Pos {
         let captured = self.cells[to] != b'.';
         n.cells[to] = new_piece.unwrap_or(p);
         n.cells[from] = b'.';
-        n.halfmove = if captured || p.to_ascii_uppercase() == b'P' { 0 } else { self.halfmove + 1 };
+        n.halfmove = if captured || p.eq_ignore_ascii_case(&b'P') {
+            0
+        } else {
+            self.halfmove + 1
+        };
         // W5: a right dies with its captured rook, follows a rook inside its zone, and
         // all of a side's rights go when its king leaves files e-f of its back two ranks.
         n.rights.retain(|&s| s != to);
@@ -352,7 +377,7 @@ impl Pos {
                 n.rights.remove(i);
             }
         }
-        if p.to_ascii_uppercase() == b'K' && !in_king_zone(to, is_white(p)) {
+        if p.eq_ignore_ascii_case(&b'K') && !in_king_zone(to, is_white(p)) {
             let w = is_white(p);
             n.rights.retain(|&s| is_white(self.cells[s]) != w);
         }
@@ -399,7 +424,10 @@ impl Pos {
                                 }
                                 let np = if me { l } else { l.to_ascii_lowercase() };
                                 if self.pool_has(np) {
-                                    options.push((format!("{base}{}", l.to_ascii_lowercase() as char), Some(np)));
+                                    options.push((
+                                        format!("{base}{}", l.to_ascii_lowercase() as char),
+                                        Some(np),
+                                    ));
                                 }
                             }
                         }
@@ -496,7 +524,15 @@ impl Pos {
 /// its back two ranks.
 fn in_rook_zone(from: usize, to: usize, white: bool) -> bool {
     let back = |s: usize| if white { rank(s) <= 1 } else { rank(s) >= 8 };
-    let wing = |s: usize| if file(s) <= 1 { 0 } else if file(s) >= 8 { 2 } else { 1 };
+    let wing = |s: usize| {
+        if file(s) <= 1 {
+            0
+        } else if file(s) >= 8 {
+            2
+        } else {
+            1
+        }
+    };
     back(from) && back(to) && wing(from) != 1 && wing(from) == wing(to)
 }
 
