@@ -172,7 +172,7 @@ impl Position {
         false
     }
 
-    /// The royal pieces of `by` in `them` that would face a royal standing on `sq`
+    /// The royal pieces in `them` that would face a royal standing on `sq`
     /// (same line, nothing between) where the variant forbids facing.
     pub fn facing_royals(&self, sq: Square, occ: Bitboard, them: Bitboard) -> Bitboard {
         let v = &*self.v;
@@ -353,7 +353,9 @@ impl Position {
         }
         if checkers.is_empty() {
             self.gen_castling(list, true);
-            self.gen_zone_castling(list, true);
+            if self.castle_rooks.any() {
+                self.gen_zone_castling(list, true);
+            }
         }
     }
 
@@ -378,7 +380,9 @@ impl Position {
         self.gen_en_passant(list, false);
         if !checked {
             self.gen_castling(list, false);
-            self.gen_zone_castling(list, false);
+            if self.castle_rooks.any() {
+                self.gen_zone_castling(list, false);
+            }
         }
     }
 
@@ -633,6 +637,53 @@ becomes = { to = "W", region = "a6:j10" }
 letter = "W"
 betza = "W"
 "#;
+
+    /// Grand Chess style: optional pool promotion on ranks 8-9, mandatory on 10.
+    const POOL: &str = r#"
+name = "pool"
+files = 10
+ranks = 10
+start = "r3k4r/10/10/10/10/10/10/10/10/R3K4R w - - 0 1"
+[[piece]]
+letter = "K"
+betza = "K"
+royal = true
+[[piece]]
+letter = "R"
+betza = "R"
+[[piece]]
+letter = "P"
+betza = "fmWfcF"
+pawn = true
+promotion = { ranks = [8, 9, 10], mandatory_ranks = [10], to = "R", pool = true }
+"#;
+
+    fn moves_of(p: &Position, from: &str) -> Vec<String> {
+        let mut list = MoveList::new();
+        p.legal_moves(&mut list);
+        let mut v: Vec<String> = list
+            .iter()
+            .map(|&m| p.move_to_string(m))
+            .filter(|m| m.starts_with(from))
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn pool_promotion_optional_then_mandatory_and_blocked_when_empty() {
+        let v = Variant::from_toml(POOL, "test").unwrap().shared();
+        // Both Rooks on the board: nothing to promote to, so e9-e10 is impossible.
+        let full = Position::from_fen(&v, "4k5/10/4P5/10/10/10/10/10/10/R3K4R w - - 0 1").unwrap();
+        assert_eq!(moves_of(&full, "e8"), ["e8e9"]);
+        let full9 = Position::from_fen(&v, "2k7/4P5/10/10/10/10/10/10/10/R3K4R w - - 0 1").unwrap();
+        assert!(moves_of(&full9, "e9").is_empty());
+        // A Rook lost: optional on rank 9, mandatory on rank 10.
+        let lost = Position::from_fen(&v, "4k5/10/4P5/10/10/10/10/10/10/4K4R w - - 0 1").unwrap();
+        assert_eq!(moves_of(&lost, "e8"), ["e8e9", "e8e9r"]);
+        let lost9 = Position::from_fen(&v, "2k7/4P5/10/10/10/10/10/10/10/4K4R w - - 0 1").unwrap();
+        assert_eq!(moves_of(&lost9, "e9"), ["e9e10r"]);
+    }
 
     fn sorted(list: &MoveList) -> Vec<u32> {
         let mut v: Vec<u32> = list.iter().map(|m| m.0).collect();

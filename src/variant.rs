@@ -423,6 +423,12 @@ impl Variant {
                     let mut to = Vec::new();
                     for c in pr.to.chars() {
                         match type_of(c) {
+                            Some(t) if to.contains(&t) => {
+                                return Err(err(
+                                    &format!("{key}.to"),
+                                    format!("'{c}' is listed twice"),
+                                ))
+                            }
                             Some(t) => to.push(t),
                             None => {
                                 return Err(err(
