@@ -13,6 +13,7 @@ pub const TABLES: &[(&str, &str)] = &[
     ("janus", include_str!("../tables/janus.toml")),
     ("shako", include_str!("../tables/shako.toml")),
     ("archmage", include_str!("../tables/archmage.toml")),
+    ("wildeurasian", include_str!("../tables/wildeurasian.toml")),
 ];
 
 static CACHE: Lazy<Mutex<HashMap<String, Arc<Variant>>>> = Lazy::new(|| Mutex::new(HashMap::new()));

@@ -48,8 +48,19 @@ impl Position {
             );
         }
         let mut s = format!("{}{}", bd.square_name(m.from()), bd.square_name(m.to()));
+        // An automatic change of type (`becomes`) is no choice, so it is not written.
+        if let Some(p) = m.promotion() {
+            let mover = self.board[m.from().idx()];
+            let automatic = !mover.is_none()
+                && self.v.pieces[mover.kind() as usize]
+                    .becomes
+                    .is_some_and(|b| b.to == p);
+            if !automatic {
+                s.push(self.v.pieces[p as usize].letter.to_ascii_lowercase());
+            }
+        }
         // A switch that promotes both pieces names the switcher's new type first.
-        for p in [m.promotion(), m.partner_promotion()].into_iter().flatten() {
+        if let Some(p) = m.partner_promotion() {
             s.push(self.v.pieces[p as usize].letter.to_ascii_lowercase());
         }
         s

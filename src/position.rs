@@ -20,6 +20,8 @@ pub struct Undo {
     pub partner: Piece,
     /// Castling rights before.
     pub castling: u8,
+    /// Zone-castling rights before.
+    pub castle_rooks: Bitboard,
     /// En passant squares before.
     pub ep: Bitboard,
     /// En passant victim before.
@@ -40,6 +42,9 @@ pub struct Position {
     pub(crate) hands: [[u8; MAX_PIECE_TYPES]; 2],
     pub(crate) side: Color,
     pub(crate) castling: u8,
+    /// Zone castling: the squares of rooks that still hold a right (a side whose king
+    /// lost its right has none).
+    pub(crate) castle_rooks: Bitboard,
     /// Squares a pawn just skipped (set after every multi-step, as FEN shows them).
     pub(crate) ep: Bitboard,
     /// The pawn that may be taken en passant.
@@ -61,6 +66,7 @@ impl Position {
             hands: [[0; MAX_PIECE_TYPES]; 2],
             side: Color::White,
             castling: 0,
+            castle_rooks: Bitboard::EMPTY,
             ep: Bitboard::EMPTY,
             ep_victim: Square(0),
             halfmove: 0,
@@ -131,6 +137,11 @@ impl Position {
     /// Castling rights as bits (`color * 2 + side`).
     pub fn castling_rights(&self) -> u8 {
         self.castling
+    }
+
+    /// Zone castling: the squares of rooks that still hold a right.
+    pub fn castle_rooks(&self) -> Bitboard {
+        self.castle_rooks
     }
 
     /// Squares skipped by the last multi-step pawn move.
@@ -234,6 +245,9 @@ impl Position {
             }
         }
         k ^= ZOBRIST.castling[self.castling as usize];
+        for s in self.castle_rooks.iter() {
+            k ^= ZOBRIST.castle_square[s.idx()];
+        }
         k ^= self.ep_key();
         if self.side == Color::Black {
             k ^= ZOBRIST.side;
@@ -251,6 +265,7 @@ impl Position {
             moved: Piece::NONE,
             partner: Piece::NONE,
             castling: self.castling,
+            castle_rooks: self.castle_rooks,
             ep: self.ep,
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
@@ -286,19 +301,13 @@ impl Position {
                 }
             }
             MoveKind::Castle => {
-                let rule = v
-                    .castling
-                    .as_ref()
-                    .and_then(|rs| {
-                        rs.iter()
-                            .find(|r| r.king_from == from && r.king_to == to)
-                            .copied()
-                    })
+                let (kf, kt, rf, rt) = self
+                    .castle_squares(m, us, self.castle_rooks)
                     .expect("castle move without a castling rule");
-                let king = self.remove(rule.king_from);
-                let rook = self.remove(rule.rook_from);
-                self.put(king, rule.king_to);
-                self.put(rook, rule.rook_to);
+                let king = self.remove(kf);
+                let rook = self.remove(rf);
+                self.put(king, kt);
+                self.put(rook, rt);
             }
             kind => {
                 if kind == MoveKind::EnPassant {
@@ -344,6 +353,9 @@ impl Position {
             self.castling &= !lost;
             self.key ^= ZOBRIST.castling[self.castling as usize];
         }
+        if self.castle_rooks.any() {
+            self.update_zone_rights(m, us, moved);
+        }
         self.side = us.flip();
         self.key ^= ZOBRIST.side;
         if us == Color::Black {
@@ -355,7 +367,6 @@ impl Position {
     /// Takes back the last move; does nothing if there is none.
     pub fn unmake_move(&mut self) {
         let Some(u) = self.history.pop() else { return };
-        let v = Arc::clone(&self.v);
         self.side = self.side.flip();
         let us = self.side;
         if us == Color::Black {
@@ -375,25 +386,19 @@ impl Position {
                 self.add_to_hand(us, m.drop_type(), 1);
             }
             MoveKind::Castle => {
-                let rule = v
-                    .castling
-                    .as_ref()
-                    .and_then(|rs| {
-                        rs.iter()
-                            .find(|r| r.king_from == from && r.king_to == to)
-                            .copied()
-                    })
+                let (kf, kt, rf, rt) = self
+                    .castle_squares(m, us, u.castle_rooks)
                     .expect("castle move without a castling rule");
-                let king = self.remove(rule.king_to);
-                let rook = self.remove(rule.rook_to);
-                self.put(king, rule.king_from);
-                self.put(rook, rule.rook_from);
+                let king = self.remove(kt);
+                let rook = self.remove(rt);
+                self.put(king, kf);
+                self.put(rook, rf);
             }
             kind => {
                 self.remove(to);
                 self.put(u.moved, from);
                 if !u.captured.is_none() {
-                    if let Some(d) = &v.drops {
+                    if let Some(d) = &self.v.drops {
                         if d.to_hand >> u.captured.kind() & 1 != 0 {
                             self.add_to_hand(us, u.captured.kind(), -1);
                         }
@@ -408,6 +413,7 @@ impl Position {
             }
         }
         self.castling = u.castling;
+        self.castle_rooks = u.castle_rooks;
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;
         self.halfmove = u.halfmove;
@@ -422,6 +428,7 @@ impl Position {
             moved: Piece::NONE,
             partner: Piece::NONE,
             castling: self.castling,
+            castle_rooks: self.castle_rooks,
             ep: self.ep,
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
@@ -442,6 +449,76 @@ impl Position {
             self.ep_victim = u.ep_victim;
             self.halfmove = u.halfmove;
             self.key = u.key;
+        }
+    }
+}
+
+impl Position {
+    /// King from, king to, rook from, rook to of a castling move by `c`, given the
+    /// zone-castling rights `rooks` in force before it; None if no rule matches.
+    pub(crate) fn castle_squares(
+        &self,
+        m: Move,
+        c: Color,
+        rooks: Bitboard,
+    ) -> Option<(Square, Square, Square, Square)> {
+        let v = &*self.v;
+        let (from, to) = (m.from(), m.to());
+        if let Some(zc) = &v.zone_castling {
+            let bd = &v.board;
+            let rank = bd.rank_of(from);
+            let side = zc.sides.iter().find(|s| s.king_to == bd.file_of(to))?;
+            let rf = rooks & side.rook_zone[c.idx()] & bd.rank_mask(rank);
+            if rf.is_empty() {
+                return None;
+            }
+            return Some((from, to, rf.lsb(), bd.square(side.rook_to, rank)?));
+        }
+        let r = v
+            .castling
+            .as_ref()?
+            .iter()
+            .find(|r| r.king_from == from && r.king_to == to)?;
+        Some((r.king_from, r.king_to, r.rook_from, r.rook_to))
+    }
+
+    /// Zone castling: a right follows its piece inside its zone and is lost when the
+    /// piece leaves it or is captured; a king that leaves its zone (castling included)
+    /// takes its side's rights with it.
+    fn update_zone_rights(&mut self, m: Move, us: Color, moved: Piece) {
+        let v = Arc::clone(&self.v);
+        let Some(zc) = &v.zone_castling else { return };
+        let before = self.castle_rooks;
+        let (from, to) = (m.from(), m.to());
+        let mut rights = before;
+        // A side's rights all lie in its rook zones (the FEN parser makes sure).
+        let ours = zc
+            .sides
+            .iter()
+            .fold(Bitboard::EMPTY, |b, s| b | s.rook_zone[us.idx()]);
+        if m.kind() == MoveKind::Castle {
+            rights &= !ours;
+        } else if m.kind() != MoveKind::Drop {
+            rights.clear(to);
+            if rights.has(from) {
+                rights.clear(from);
+                if zc
+                    .sides
+                    .iter()
+                    .any(|s| s.rook_zone[us.idx()].has(from) && s.rook_zone[us.idx()].has(to))
+                {
+                    rights.set(to);
+                }
+            }
+            if v.royal_mask >> moved.kind() & 1 != 0 && !zc.king_zone[us.idx()].has(to) {
+                rights &= !ours;
+            }
+        }
+        if rights != before {
+            for s in (rights ^ before).iter() {
+                self.key ^= ZOBRIST.castle_square[s.idx()];
+            }
+            self.castle_rooks = rights;
         }
     }
 }

@@ -7,8 +7,10 @@ use crate::attacks::{AttackerMap, PieceAttacks, Rays};
 use crate::betza;
 use crate::geometry::{Bitboard, Board, Square};
 use crate::movement::Atom;
+use crate::movement::Offset;
 use crate::moves::{Color, PieceType, MAX_PIECE_TYPES};
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The on-disk form of a variant table (see `tables/README.md`).
@@ -38,6 +40,14 @@ pub struct VariantFile {
     /// Drops from the hand, if the game has them.
     #[serde(default)]
     pub drops: Option<DropsFile>,
+    /// History-based castling from zones (rights follow the pieces; the FEN lists the
+    /// squares of rooks that still have one).
+    #[serde(default)]
+    pub zone_castling: Option<ZoneCastlingFile>,
+    /// Lines along which royal pieces may not face each other with nothing between:
+    /// any of "file", "rank", "diagonal".
+    #[serde(default)]
+    pub facing: Vec<String>,
 }
 
 /// Positional switch: listed types may exchange squares with a nearby friendly piece.
@@ -91,6 +101,14 @@ pub struct PieceFile {
     /// Promotion on reaching given ranks.
     #[serde(default)]
     pub promotion: Option<PromotionFile>,
+    /// Region (White's view, mirrored for Black) the piece may never leave: it neither
+    /// moves nor captures nor attacks outside it.
+    #[serde(default)]
+    pub confine: Option<String>,
+    /// Automatic change of type when a move ends inside a region (written without a
+    /// suffix, since there is no choice).
+    #[serde(default)]
+    pub becomes: Option<BecomesFile>,
     /// Material value in centipawns for the evaluation.
     #[serde(default)]
     pub value: Option<i32>,
@@ -107,6 +125,48 @@ pub struct PromotionFile {
     /// Ranks where promotion is mandatory; default: all of `ranks`.
     #[serde(default)]
     pub mandatory_ranks: Option<Vec<i32>>,
+    /// Only to types the side has lost: start count minus the count on the board. A
+    /// mandatory promotion with nothing to choose makes the move impossible.
+    #[serde(default)]
+    pub pool: bool,
+    /// Per choice letter, the ranks (subset of `ranks`) where that choice is offered.
+    #[serde(default)]
+    pub only_on: BTreeMap<String, Vec<i32>>,
+}
+
+/// An automatic type change on entering a region.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct BecomesFile {
+    /// The letter of the new type.
+    pub to: char,
+    /// Squares (White's view) where a move ending there changes the type.
+    pub region: String,
+}
+
+/// History-based castling: the king and each rook keep their right while they stay in
+/// their zone; castling brings them together on a shared rank.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct ZoneCastlingFile {
+    /// Letter of the castling partner (the rook).
+    pub rook: char,
+    /// Region (White's view) the king must not leave to keep its right.
+    pub king_zone: String,
+    /// The castlings, each with its rook's zone.
+    pub side: Vec<ZoneSideFile>,
+}
+
+/// One zone castling: where its rook lives and where king and rook land.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct ZoneSideFile {
+    /// Region (White's view) the rook must not leave to keep its right.
+    pub rook_zone: String,
+    /// File the king lands on, on the rank where it castles.
+    pub king_to: char,
+    /// File the rook lands on.
+    pub rook_to: char,
 }
 
 /// Castling rule: the king's start file and the two castlings' files.
@@ -157,6 +217,10 @@ pub struct PieceDef {
     pub pawn: bool,
     /// Promotion, per colour: zone, mandatory zone, and choices.
     pub promotion: Option<Promotion>,
+    /// Per colour: the squares it may not leave (None: the whole board).
+    pub confine: Option<[Bitboard; 2]>,
+    /// Automatic type change on entering a region.
+    pub becomes: Option<Becomes>,
     /// Material value in centipawns.
     pub value: i32,
 }
@@ -170,6 +234,41 @@ pub struct Promotion {
     pub mandatory: [Bitboard; 2],
     /// Types it may become.
     pub to: Vec<PieceType>,
+    /// Per choice (parallel to `to`), per colour: where that choice is offered.
+    pub choice_zone: Vec<[Bitboard; 2]>,
+    /// Only to types the side has lost (see [`Variant::start_count`]).
+    pub pool: bool,
+}
+
+/// A compiled automatic type change.
+#[derive(Clone, Copy, Debug)]
+pub struct Becomes {
+    /// The new type.
+    pub to: PieceType,
+    /// Per colour: squares where a move ending there changes the type.
+    pub region: [Bitboard; 2],
+}
+
+/// Compiled zone castling.
+#[derive(Clone, Debug)]
+pub struct ZoneCastling {
+    /// The partner type.
+    pub rook: PieceType,
+    /// Per colour: the king's zone.
+    pub king_zone: [Bitboard; 2],
+    /// The castlings (index = side).
+    pub sides: Vec<ZoneSide>,
+}
+
+/// One compiled zone castling.
+#[derive(Clone, Copy, Debug)]
+pub struct ZoneSide {
+    /// Per colour: the rook's zone.
+    pub rook_zone: [Bitboard; 2],
+    /// 0-based file the king lands on.
+    pub king_to: i32,
+    /// 0-based file the rook lands on.
+    pub rook_to: i32,
 }
 
 /// One castling, per colour, as squares.
@@ -244,6 +343,15 @@ pub struct Variant {
     /// True when every capture is a leap or a straight ride, so checks and pins can be
     /// read off rays; otherwise every move is verified by a full attack test.
     pub ray_legality: bool,
+    /// History-based castling from zones, if the game has it.
+    pub zone_castling: Option<ZoneCastling>,
+    /// Per colour and type: how many the start position holds (promotion pools).
+    pub start_count: [[u8; MAX_PIECE_TYPES]; 2],
+    /// Per square: the squares on every ray along which a ride, hop or facing could
+    /// reach it. None when lame or bent captures exist (they depend on other squares).
+    /// Out of check, a non-royal move can only expose a royal along the rays through
+    /// its two squares.
+    pub lines: Option<Vec<Bitboard>>,
     /// The source table, for `extends` and for display.
     pub file: VariantFile,
 }
@@ -336,11 +444,18 @@ impl Variant {
                 royal: p.royal,
                 pawn: p.pawn,
                 promotion: None,
+                confine: match &p.confine {
+                    Some(r) => Some(
+                        parse_region(&board, r).map_err(|m| err(&format!("{key}.confine"), m))?,
+                    ),
+                    None => None,
+                },
+                becomes: None,
                 value: p.value.unwrap_or(0),
             });
         }
         let type_of = |c: char| {
-            pieces
+            file.pieces
                 .iter()
                 .position(|p| p.letter == c)
                 .map(|i| i as PieceType)
@@ -373,6 +488,12 @@ impl Variant {
                     let mut to = Vec::new();
                     for c in pr.to.chars() {
                         match type_of(c) {
+                            Some(t) if to.contains(&t) => {
+                                return Err(err(
+                                    &format!("{key}.to"),
+                                    format!("'{c}' is listed twice"),
+                                ))
+                            }
                             Some(t) => to.push(t),
                             None => {
                                 return Err(err(
@@ -385,16 +506,60 @@ impl Variant {
                     if to.is_empty() {
                         return Err(err(&format!("{key}.to"), "no promotion choices".into()));
                     }
+                    let mut choice_zone = vec![zone; to.len()];
+                    for (letter, ranks) in &pr.only_on {
+                        let k = format!("{key}.only_on.{letter}");
+                        let mut cs = letter.chars();
+                        let t = match (cs.next(), cs.next()) {
+                            (Some(c), None) => type_of(c),
+                            _ => None,
+                        };
+                        let Some(i) = t.and_then(|t| to.iter().position(|&x| x == t)) else {
+                            return Err(err(
+                                &k,
+                                format!("'{letter}' is not one of the choices \"{}\"", pr.to),
+                            ));
+                        };
+                        let z = rel_ranks(ranks, &k)?;
+                        choice_zone[i] = [z[0] & zone[0], z[1] & zone[1]];
+                    }
                     Some(Promotion {
                         zone,
                         mandatory,
                         to,
+                        choice_zone,
+                        pool: pr.pool,
                     })
                 }
             });
         }
         for (p, pr) in pieces.iter_mut().zip(promos) {
             p.promotion = pr;
+        }
+        for (i, p) in file.pieces.iter().enumerate() {
+            if let Some(b) = &p.becomes {
+                let key = format!("piece[{i}].becomes");
+                if p.promotion.is_some() {
+                    return Err(err(
+                        &key,
+                        "a piece either becomes another on entering a region or promotes, not both"
+                            .into(),
+                    ));
+                }
+                let to = type_of(b.to).ok_or_else(|| {
+                    err(
+                        &format!("{key}.to"),
+                        format!("no piece with letter '{}'", b.to),
+                    )
+                })?;
+                let region = parse_region(&board, &b.region)
+                    .map_err(|m| err(&format!("{key}.region"), m))?;
+                pieces[i].becomes = Some(Becomes { to, region });
+            }
+        }
+        let mut start_count = [[0u8; MAX_PIECE_TYPES]; 2];
+        for &(_, t, c) in &start_board {
+            start_count[c.idx()][t as usize] = start_count[c.idx()][t as usize].saturating_add(1);
         }
         let mut rays = Rays::default();
         let mut attacks: [Vec<PieceAttacks>; 2] = [Vec::new(), Vec::new()];
@@ -421,15 +586,14 @@ impl Variant {
                 } else {
                     p.atoms.iter().map(|a| a.mirrored()).collect()
                 };
-                attacks[c.idx()].push(PieceAttacks::compile(
-                    &board,
-                    &mut rays,
-                    &atoms,
-                    initial[c.idx()],
-                ));
+                let mut pa = PieceAttacks::compile(&board, &mut rays, &atoms, initial[c.idx()]);
+                if let Some(region) = p.confine {
+                    pa.confine(region[c.idx()]);
+                }
+                attacks[c.idx()].push(pa);
             }
         }
-        let attackers = [
+        let mut attackers = [
             AttackerMap::build(&board, &mut rays, &attacks[0]),
             AttackerMap::build(&board, &mut rays, &attacks[1]),
         ];
@@ -446,6 +610,48 @@ impl Variant {
         let ray_legality = attacks
             .iter()
             .all(|v| v.iter().all(|a| a.has_only_leaps_and_rides()));
+        let mut facing_steps = Vec::new();
+        for (i, f) in file.facing.iter().enumerate() {
+            let dirs: &[(i8, i8)] = match f.as_str() {
+                "file" => &[(0, 1), (0, -1)],
+                "rank" => &[(1, 0), (-1, 0)],
+                "diagonal" => &[(1, 1), (-1, 1), (1, -1), (-1, -1)],
+                _ => {
+                    return Err(err(
+                        &format!("facing[{i}]"),
+                        format!("\"{f}\" is not one of file, rank, diagonal"),
+                    ))
+                }
+            };
+            facing_steps.extend(dirs.iter().map(|&(dx, dy)| Offset::new(dx, dy)));
+        }
+        if !facing_steps.is_empty() {
+            if royal_mask == 0 {
+                return Err(err("facing", "the game has no royal piece".into()));
+            }
+            for a in attackers.iter_mut() {
+                a.add_facing(&board, &mut rays, &facing_steps, royal_mask);
+            }
+        }
+        let lines = line_masks(&board, &rays, &attackers);
+        if lines.is_some() {
+            for a in attackers.iter_mut() {
+                a.index_rays(&board, &rays);
+            }
+        }
+        let zone_castling = match &file.zone_castling {
+            None => None,
+            Some(zc) => Some(
+                compile_zone_castling(zc, &board, &pieces, royal_mask)
+                    .map_err(|(k, m)| err(&k, m))?,
+            ),
+        };
+        if zone_castling.is_some() && file.castling.is_some() {
+            return Err(err(
+                "zone_castling",
+                "a game has either castling or zone_castling".into(),
+            ));
+        }
         let mut castle_mask = vec![0u8; board.squares()];
         let castling = match &file.castling {
             None => None,
@@ -590,6 +796,9 @@ impl Variant {
             royal_mask,
             pawn_mask,
             ray_legality,
+            zone_castling,
+            start_count,
+            lines,
             file,
         })
     }
@@ -659,4 +868,132 @@ fn start_placement(
         }
     }
     Ok(out)
+}
+
+/// Parses a region: squares and rectangles (`a1:j5`) from White's view, separated by
+/// spaces or commas. Black's region is the mirror image across the middle rank.
+pub fn parse_region(board: &Board, text: &str) -> Result<[Bitboard; 2], String> {
+    let mut z = [Bitboard::EMPTY; 2];
+    let sq = |t: &str| {
+        board
+            .parse_square(t)
+            .ok_or_else(|| format!("\"{t}\" in region \"{text}\" is not a square of the board"))
+    };
+    for part in text.split([' ', ',']).filter(|p| !p.is_empty()) {
+        let (a, b) = match part.split_once(':') {
+            Some((a, b)) => (sq(a)?, sq(b)?),
+            None => (sq(part)?, sq(part)?),
+        };
+        let (fa, fb) = (board.file_of(a), board.file_of(b));
+        let (ra, rb) = (board.rank_of(a), board.rank_of(b));
+        for f in fa.min(fb)..=fa.max(fb) {
+            for r in ra.min(rb)..=ra.max(rb) {
+                z[0].set(board.square(f, r).expect("inside the rectangle"));
+                z[1].set(
+                    board
+                        .square(f, board.ranks as i32 - 1 - r)
+                        .expect("mirrored"),
+                );
+            }
+        }
+    }
+    if z[0].is_empty() {
+        return Err(format!("region \"{text}\" is empty"));
+    }
+    Ok(z)
+}
+
+/// Per square, the squares from which a ride, hop or facing could reach it (see
+/// [`Variant::lines`]); None when lame or bent captures make other squares matter.
+fn line_masks(board: &Board, rays: &Rays, attackers: &[AttackerMap; 2]) -> Option<Vec<Bitboard>> {
+    if attackers
+        .iter()
+        .any(|m| !m.bents.is_empty() || !m.lames.is_empty())
+    {
+        return None;
+    }
+    let mut lines = vec![Bitboard::EMPTY; crate::geometry::SQUARE_SLOTS];
+    for (s, bb) in lines.iter_mut().enumerate().take(board.squares()) {
+        for m in attackers {
+            for id in m
+                .rays
+                .iter()
+                .chain(&m.facing)
+                .map(|g| g.ray)
+                .chain(m.hops.iter().map(|g| g.full))
+            {
+                *bb |= rays.get(id).mask[s];
+            }
+        }
+    }
+    Some(lines)
+}
+
+/// Compiles `[zone_castling]`; errors carry their key.
+fn compile_zone_castling(
+    zc: &ZoneCastlingFile,
+    board: &Board,
+    pieces: &[PieceDef],
+    royal_mask: u32,
+) -> Result<ZoneCastling, (String, String)> {
+    let rook = pieces
+        .iter()
+        .position(|p| p.letter == zc.rook)
+        .ok_or_else(|| {
+            (
+                "zone_castling.rook".to_string(),
+                format!("no piece with letter '{}'", zc.rook),
+            )
+        })?;
+    if royal_mask == 0 || royal_mask >> rook & 1 != 0 {
+        return Err((
+            "zone_castling.rook".into(),
+            "castling needs a royal king and a non-royal rook".into(),
+        ));
+    }
+    let king_zone = parse_region(board, &zc.king_zone)
+        .map_err(|m| ("zone_castling.king_zone".to_string(), m))?;
+    if zc.side.is_empty() || zc.side.len() > 2 {
+        return Err(("zone_castling.side".into(), "one or two castlings".into()));
+    }
+    let mut sides = Vec::new();
+    let mut seen = Bitboard::EMPTY;
+    for (i, sd) in zc.side.iter().enumerate() {
+        let key = format!("zone_castling.side[{i}]");
+        let rook_zone =
+            parse_region(board, &sd.rook_zone).map_err(|m| (format!("{key}.rook_zone"), m))?;
+        if (rook_zone[0] & (seen | king_zone[0])).any() {
+            return Err((
+                format!("{key}.rook_zone"),
+                "rook zones may not overlap each other or the king's".into(),
+            ));
+        }
+        seen |= rook_zone[0];
+        let file = |c: char, k: &str| {
+            file_index(c, board.files)
+                .ok_or_else(|| (format!("{key}.{k}"), format!("file '{c}' is off the board")))
+        };
+        let (king_to, rook_to) = (file(sd.king_to, "king_to")?, file(sd.rook_to, "rook_to")?);
+        // The castling king always leaves its zone, so a castling is never a plain step.
+        if (0..board.ranks as i32).any(|r| {
+            board
+                .square(king_to, r)
+                .is_some_and(|s| king_zone[0].has(s))
+        }) {
+            return Err((
+                format!("{key}.king_to"),
+                "the king must land outside its zone".into(),
+            ));
+        }
+        sides.push(ZoneSide {
+            rook_zone,
+            king_to,
+            rook_to,
+        });
+    }
+    Ok(ZoneCastling {
+        rook: rook as PieceType,
+        king_zone,
+        sides,
+    })
 }
