@@ -7,6 +7,7 @@
 pub mod attacks;
 pub mod betza;
 pub mod builtin;
+pub mod describe;
 pub mod fen;
 pub mod geometry;
 pub mod movegen;
@@ -16,6 +17,7 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod suite;
+pub mod taxonomy;
 pub mod variant;
 pub mod zobrist;
 
