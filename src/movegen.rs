@@ -115,18 +115,22 @@ impl Position {
         if v.ray_legality && royals.count() == 1 {
             self.gen_ray_legal(list, royals.lsb());
         } else {
-            self.gen_pseudo(list);
+            let (in_check, leave, enter) = if royals.any() {
+                self.king_sensitivity(royals)
+            } else {
+                (false, Bitboard::EMPTY, Bitboard::EMPTY)
+            };
+            self.gen_pseudo(list, in_check);
             if royals.any() {
-                let (check, sensitive) = self.king_sensitivity(royals);
                 let moves = list.as_mut_slice();
                 let mut keep = 0;
                 for i in 0..moves.len() {
                     let m = moves[i];
-                    let quiet_for_king = !check
+                    let quiet_for_king = !in_check
                         && matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep)
                         && !royals.has(m.from())
-                        && !sensitive.has(m.from())
-                        && !sensitive.has(m.to());
+                        && !leave.has(m.from())
+                        && !enter.has(m.to());
                     if quiet_for_king || self.leaves_royals_safe(m) {
                         moves[keep] = m;
                         keep += 1;
@@ -134,39 +138,224 @@ impl Position {
                 }
                 list.truncate(keep);
             }
+            let screens = !v.attackers[us.flip().idx()].hops.is_empty();
+            self.gen_drops(list, Bitboard(!0), royals.any() && (in_check || screens));
+            self.gen_switches(list, in_check);
         }
     }
 
-    /// Whether a royal piece is attacked now, and the squares whose occupancy can change
-    /// an attack on a royal piece: every line a rider, hopper or bent rider could use to
-    /// reach it, and every lame leap's via square. A non-royal move that neither leaves
-    /// nor enters such a square cannot expose a royal piece that is not already attacked.
-    fn king_sensitivity(&self, royals: Bitboard) -> (bool, Bitboard) {
+    /// Drops from the hand onto empty squares of `allowed` (near a listed piece when the
+    /// variant says so); with `verify` each is tested for king safety.
+    fn gen_drops(&self, list: &mut MoveList, allowed: Bitboard, verify: bool) {
+        let v = &*self.v;
+        let Some(d) = &v.drops else {
+            return;
+        };
+        let us = self.side;
+        let hand = &self.hands[us.idx()];
+        if hand.iter().all(|&n| n == 0) {
+            return;
+        }
+        let mut zone = if d.near_types == 0 {
+            v.board.all
+        } else {
+            let mut z = Bitboard::EMPTY;
+            let mut m = d.near_types;
+            while m != 0 {
+                let t = m.trailing_zeros();
+                m &= m - 1;
+                for s in self.pieces(t as PieceType, us) {
+                    z |= d.near[s.idx()];
+                }
+            }
+            z
+        };
+        zone &= !self.occupied() & allowed;
+        if zone.is_empty() {
+            return;
+        }
+        for (t, &n) in hand.iter().enumerate().take(v.pieces.len()) {
+            if n == 0 {
+                continue;
+            }
+            for to in zone {
+                let mv = Move::drop(t as PieceType, to);
+                if !verify || self.leaves_royals_safe(mv) {
+                    list.push(mv);
+                }
+            }
+        }
+    }
+
+    /// Positional switches. They leave every square as occupied as before, so a
+    /// non-royal switcher's switch is legal exactly when its side is not in check.
+    fn gen_switches(&self, list: &mut MoveList, in_check: bool) {
+        let v = &*self.v;
+        let Some(sw) = &v.switch else {
+            return;
+        };
+        let us = self.side;
+        let partners_all = self.by_color[us.idx()] & !self.royals(us);
+        let mut m = sw.types;
+        while m != 0 {
+            let t = m.trailing_zeros() as PieceType;
+            m &= m - 1;
+            let royal = v.royal_mask >> t & 1 != 0;
+            if in_check && !royal {
+                continue;
+            }
+            let own = self.pieces(t, us);
+            let own_zone = v.pieces[t as usize]
+                .promotion
+                .as_ref()
+                .map_or(Bitboard::EMPTY, |pr| pr.zone[us.idx()]);
+            for from in own {
+                let partners = sw.reach[from.idx()] & partners_all & !own;
+                let mut special = partners & own_zone;
+                if sw.promotion_zones[us.idx()].has(from) {
+                    special = partners;
+                }
+                if !royal {
+                    // Neither piece can promote: one move per partner.
+                    for to in partners & !special {
+                        list.push(Move::new(from, to, MoveKind::Swap));
+                    }
+                }
+                let rest = if royal { partners } else { special };
+                for to in rest {
+                    let start = list.len();
+                    self.emit_switch(list, t, from, to);
+                    if royal {
+                        let moves = list.as_mut_slice();
+                        let mut keep = start;
+                        for i in start..moves.len() {
+                            if self.leaves_royals_safe(moves[i]) {
+                                moves[keep] = moves[i];
+                                keep += 1;
+                            }
+                        }
+                        list.truncate(keep);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The promotions a piece of type `t` arriving on `sq` may or must make, and whether
+    /// staying unpromoted is allowed.
+    #[inline]
+    fn promo_options(&self, t: PieceType, sq: Square) -> (&[PieceType], bool) {
+        match &self.v.pieces[t as usize].promotion {
+            Some(pr) if pr.zone[self.side.idx()].has(sq) => {
+                (&pr.to, !pr.mandatory[self.side.idx()].has(sq))
+            }
+            _ => (&[], true),
+        }
+    }
+
+    /// One switch of the type-`t` piece on `from` with its partner on `to`, once per
+    /// combination of the promotions the two arrivals allow (M1, M4).
+    fn emit_switch(&self, list: &mut MoveList, t: PieceType, from: Square, to: Square) {
+        let base = Move::new(from, to, MoveKind::Swap);
+        let partner = self.board[to.idx()].kind();
+        let (pa, a_plain) = self.promo_options(t, to);
+        let (pb, b_plain) = self.promo_options(partner, from);
+        let a_opts = pa.iter().map(|&p| Some(p)).chain(a_plain.then_some(None));
+        for a in a_opts {
+            let with_a = a.map_or(base, |p| base.with_promotion(p));
+            for b in pb.iter().map(|&p| Some(p)).chain(b_plain.then_some(None)) {
+                list.push(b.map_or(with_a, |p| with_a.with_partner_promotion(p)));
+            }
+        }
+    }
+
+    /// Whether a royal piece is attacked now, the squares a non-royal piece may not leave
+    /// without a test, and the squares it may not enter without one. A move that does
+    /// neither cannot expose a royal piece that is not already attacked.
+    ///
+    /// Without hoppers an arrival can only block, and a departure matters only for a
+    /// piece of ours that is the sole blocker between a royal piece and an enemy rider
+    /// (a pin), or whose square would open a bent rider's path or a lame leap's via
+    /// square. Hopper screens make any square on a line matter both ways.
+    fn king_sensitivity(&self, royals: Bitboard) -> (bool, Bitboard, Bitboard) {
         let v = &*self.v;
         let them = self.side.flip();
         let map = &v.attackers[them.idx()];
         let occ = self.occupied();
         let theirs = self.by_color[them.idx()];
+        let ours = self.by_color[self.side.idx()];
         let mut check = false;
-        let mut sensitive = Bitboard::EMPTY;
+        let mut leave = Bitboard::EMPTY;
+        let hoppers = !map.hops.is_empty();
+        let first = |ray: &crate::attacks::Ray, bb: Bitboard| {
+            if ray.ascending {
+                bb.lsb()
+            } else {
+                bb.msb()
+            }
+        };
         for k in royals {
             check |= self.is_attacked(k, occ, theirs, them);
-            for g in &map.rays {
-                sensitive |= v.rays.get(g.ray).mask[k.idx()];
-            }
-            for g in &map.hops {
-                sensitive |= v.rays.get(g.full).mask[k.idx()];
-            }
-            for g in &map.bents {
-                sensitive |= v.rays.get(g.ray).mask[k.idx()];
+            if hoppers {
+                for g in &map.rays {
+                    leave |= v.rays.get(g.ray).mask[k.idx()];
+                }
+                for g in &map.hops {
+                    leave |= v.rays.get(g.full).mask[k.idx()];
+                }
+                for g in &map.bents {
+                    leave |= v.rays.get(g.ray).mask[k.idx()];
+                }
+            } else {
+                for g in &map.rays {
+                    let ray = v.rays.get(g.ray);
+                    let blockers = ray.mask[k.idx()] & occ;
+                    if blockers.is_empty() {
+                        continue;
+                    }
+                    let b1 = first(ray, blockers);
+                    let rest = blockers ^ b1.bb();
+                    if !ours.has(b1) || rest.is_empty() {
+                        continue;
+                    }
+                    let b2 = first(ray, rest);
+                    if theirs.has(b2)
+                        && g.types >> self.board[b2.idx()].kind() & 1 != 0
+                        && g.from.has(b2)
+                    {
+                        leave.set(b1);
+                    }
+                }
+                for g in &map.bents {
+                    let ray = v.rays.get(g.ray);
+                    let blockers = ray.mask[k.idx()] & occ;
+                    if blockers.is_empty() {
+                        continue;
+                    }
+                    let b1 = first(ray, blockers);
+                    if !ours.has(b1) || leave.has(b1) {
+                        continue;
+                    }
+                    // With b1 gone, b1 and the empty squares behind it could be the
+                    // rider's first-step square.
+                    let mids = (b1.bb() | (ray.attacks(b1, occ) & !occ)) & ray.mask[k.idx()];
+                    let opens = mids.iter().any(|m| {
+                        g.origin[m.idx()]
+                            .is_some_and(|o| theirs.has(o) && self.board[o.idx()].kind() == g.ptype)
+                    });
+                    if opens {
+                        leave.set(b1);
+                    }
+                }
             }
             for g in &map.lames {
                 if let Some((_, via)) = g.from[k.idx()] {
-                    sensitive.set(via);
+                    leave.set(via);
                 }
             }
         }
-        (check, sensitive)
+        let enter = if hoppers { leave } else { Bitboard::EMPTY };
+        (check, leave, enter)
     }
 
     /// Number of legal moves (perft's leaf count).
@@ -232,6 +421,14 @@ impl Position {
                 evasion = Bitboard::EMPTY;
             } else if evasion.0 == !0 {
                 evasion = checkers;
+            } else {
+                // A rider that also leaps onto the king along its line (the ArchMage's
+                // two- and three-square jumps) cannot be blocked, only captured.
+                let c = checkers.lsb();
+                let ct = self.board[c.idx()].kind() as usize;
+                if v.attacks[them.idx()][ct].leap_capture_rev[ksq.idx()].has(c) {
+                    evasion = checkers;
+                }
             }
         }
         let royal_mask = v.royal_mask;
@@ -263,11 +460,15 @@ impl Position {
         if checkers.is_empty() {
             self.gen_castling(list, true);
         }
+        // A drop only adds a blocker: legal where it blocks the check, or anywhere
+        // when there is none (ray-legal games have no hopper screens).
+        self.gen_drops(list, evasion, false);
+        self.gen_switches(list, checkers.any());
     }
 
     /// Pseudo-legal moves of every piece; castling is only checked for empty and
     /// unattacked squares.
-    fn gen_pseudo(&self, list: &mut MoveList) {
+    fn gen_pseudo(&self, list: &mut MoveList, in_check: bool) {
         let v = &*self.v;
         let us = self.side;
         let occ = self.occupied();
@@ -284,7 +485,7 @@ impl Position {
             }
         }
         self.gen_en_passant(list, false);
-        if !self.in_check() {
+        if !in_check {
             self.gen_castling(list, false);
         }
     }
@@ -296,7 +497,11 @@ impl Position {
         let v = &*self.v;
         let def = &v.pieces[t as usize];
         let us = self.side.idx();
-        if def.promotion.is_none() && !def.pawn {
+        let promotes = def
+            .promotion
+            .as_ref()
+            .is_some_and(|pr| (pr.zone[us] & dest).any());
+        if !promotes && !def.pawn {
             for to in dest {
                 list.push(Move::new(from, to, MoveKind::Normal));
             }
@@ -391,6 +596,12 @@ impl Position {
         let (from, to) = (m.from(), m.to());
         match m.kind() {
             MoveKind::Drop => occ.set(to),
+            MoveKind::Swap => {
+                if royals.has(from) {
+                    royals.clear(from);
+                    royals.set(to);
+                }
+            }
             MoveKind::Castle => {
                 let Some(r) = v
                     .castling

@@ -16,6 +16,8 @@ pub struct Undo {
     pub captured: Piece,
     /// The piece that moved, as it was before a promotion.
     pub moved: Piece,
+    /// For a switch: the partner, as it was before a promotion (NONE otherwise).
+    pub partner: Piece,
     /// Castling rights before.
     pub castling: u8,
     /// En passant squares before.
@@ -247,6 +249,7 @@ impl Position {
             mv: m,
             captured: Piece::NONE,
             moved: Piece::NONE,
+            partner: Piece::NONE,
             castling: self.castling,
             ep: self.ep,
             ep_victim: self.ep_victim,
@@ -259,8 +262,21 @@ impl Position {
         self.halfmove += 1;
         let mut captured = Piece::NONE;
         let mut moved = Piece::NONE;
+        let mut partner = Piece::NONE;
         let (from, to) = (m.from(), m.to());
         match m.kind() {
+            MoveKind::Swap => {
+                let a = self.remove(from);
+                let b = self.remove(to);
+                moved = a;
+                partner = b;
+                // C6: a Pawn that changes squares resets the clock, in a switch too.
+                if (v.pawn_mask >> a.kind() | v.pawn_mask >> b.kind()) & 1 != 0 {
+                    self.halfmove = 0;
+                }
+                self.put(m.promotion().map_or(a, |t| Piece::new(t, us)), to);
+                self.put(m.partner_promotion().map_or(b, |t| Piece::new(t, us)), from);
+            }
             MoveKind::Drop => {
                 let t = m.drop_type();
                 self.add_to_hand(us, t, -1);
@@ -307,10 +323,16 @@ impl Position {
         }
         if !captured.is_none() {
             self.halfmove = 0;
+            if let Some(d) = &v.drops {
+                if d.to_hand >> captured.kind() & 1 != 0 {
+                    self.add_to_hand(us, captured.kind(), 1);
+                }
+            }
         }
         if let Some(u) = self.history.last_mut() {
             u.captured = captured;
             u.moved = moved;
+            u.partner = partner;
         }
         let lost = if m.kind() == MoveKind::Drop {
             0
@@ -342,6 +364,12 @@ impl Position {
         let m = u.mv;
         let (from, to) = (m.from(), m.to());
         match m.kind() {
+            MoveKind::Swap => {
+                self.remove(to);
+                self.remove(from);
+                self.put(u.moved, from);
+                self.put(u.partner, to);
+            }
             MoveKind::Drop => {
                 self.remove(to);
                 self.add_to_hand(us, m.drop_type(), 1);
@@ -365,6 +393,11 @@ impl Position {
                 self.remove(to);
                 self.put(u.moved, from);
                 if !u.captured.is_none() {
+                    if let Some(d) = &v.drops {
+                        if d.to_hand >> u.captured.kind() & 1 != 0 {
+                            self.add_to_hand(us, u.captured.kind(), -1);
+                        }
+                    }
                     let at = if kind == MoveKind::EnPassant {
                         u.ep_victim
                     } else {
@@ -387,6 +420,7 @@ impl Position {
             mv: Move::NULL,
             captured: Piece::NONE,
             moved: Piece::NONE,
+            partner: Piece::NONE,
             castling: self.castling,
             ep: self.ep,
             ep_victim: self.ep_victim,

@@ -34,6 +34,38 @@ pub struct VariantFile {
     /// Castling, if the game has it.
     #[serde(default)]
     pub castling: Option<CastlingFile>,
+    /// Positional switch, if the game has it.
+    #[serde(default)]
+    pub switch: Option<SwitchFile>,
+    /// Drops from the hand, if the game has them.
+    #[serde(default)]
+    pub drops: Option<DropsFile>,
+}
+
+/// Positional switch: listed types may exchange squares with a nearby friendly piece.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct SwitchFile {
+    /// Letters of the types that may switch.
+    pub pieces: String,
+    /// Largest king-distance between the switcher and its partner.
+    pub distance: u32,
+}
+
+/// Drops: pieces in hand put onto empty squares, and which captures feed the hand.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct DropsFile {
+    /// Letters of the types a drop must land near (a friendly one within `distance`);
+    /// absent = any empty square.
+    #[serde(default)]
+    pub next_to: Option<String>,
+    /// King-distance for `next_to` (default 1: adjacent).
+    #[serde(default)]
+    pub distance: Option<u32>,
+    /// Letters of the types that, when captured, go to the capturer's hand as its own.
+    #[serde(default)]
+    pub captures_to_hand: String,
 }
 
 /// One piece type in a variant table.
@@ -163,6 +195,28 @@ pub struct CastleRule {
     pub king_path: Bitboard,
 }
 
+/// A compiled positional switch.
+#[derive(Clone, Debug)]
+pub struct SwitchRule {
+    /// Types that may switch, as a bit mask.
+    pub types: u32,
+    /// Per square: the squares within the switch distance (the square itself excluded).
+    pub reach: Vec<Bitboard>,
+    /// Per colour: where some piece type of that colour promotes on arrival.
+    pub promotion_zones: [Bitboard; 2],
+}
+
+/// A compiled drop rule.
+#[derive(Clone, Debug)]
+pub struct DropRule {
+    /// Types a drop must land near, as a bit mask; 0 = anywhere.
+    pub near_types: u32,
+    /// Per square: the squares a piece there lets its side drop on.
+    pub near: Vec<Bitboard>,
+    /// Types that go to the capturer's hand when captured, as a bit mask.
+    pub to_hand: u32,
+}
+
 /// A variant, compiled: everything move generation needs, read-only.
 pub struct Variant {
     /// Name.
@@ -185,6 +239,10 @@ pub struct Variant {
     pub castling: Option<[CastleRule; 4]>,
     /// Per square: the castling rights lost when a move starts or ends there.
     pub castle_mask: Vec<u8>,
+    /// Positional switch, if any.
+    pub switch: Option<SwitchRule>,
+    /// Drops, if any.
+    pub drops: Option<DropRule>,
     /// Types that are royal, as a bit mask.
     pub royal_mask: u32,
     /// Types with pawn rules, as a bit mask.
@@ -469,6 +527,76 @@ impl Variant {
                 Some(rules.map(|r| r.unwrap()))
             }
         };
+        let type_mask = |letters: &str, key: &str| -> Result<u32, VariantError> {
+            let mut m = 0u32;
+            for c in letters.chars() {
+                let t = file.pieces.iter().position(|p| p.letter == c);
+                let t = t.ok_or_else(|| err(key, format!("no piece with letter '{c}'")))?;
+                m |= 1 << t;
+            }
+            Ok(m)
+        };
+        let within = |d: u32| -> Vec<Bitboard> {
+            (0..board.squares())
+                .map(|s| {
+                    let s = Square(s as u8);
+                    let mut bb = Bitboard::EMPTY;
+                    for t in board.all.iter() {
+                        if t != s && board.distance(s, t) <= d as i32 {
+                            bb.set(t);
+                        }
+                    }
+                    bb
+                })
+                .collect()
+        };
+        let switch = match &file.switch {
+            None => None,
+            Some(sf) => {
+                let types = type_mask(&sf.pieces, "switch.pieces")?;
+                if types == 0 || sf.distance == 0 {
+                    return Err(err(
+                        "switch",
+                        "needs at least one piece and a distance of 1 or more".into(),
+                    ));
+                }
+                let mut promotion_zones = [Bitboard::EMPTY; 2];
+                for pr in pieces.iter().filter_map(|p| p.promotion.as_ref()) {
+                    promotion_zones[0] |= pr.zone[0];
+                    promotion_zones[1] |= pr.zone[1];
+                }
+                Some(SwitchRule {
+                    types,
+                    reach: within(sf.distance),
+                    promotion_zones,
+                })
+            }
+        };
+        let drops = match &file.drops {
+            None => None,
+            Some(df) => {
+                let near_types = match &df.next_to {
+                    Some(l) => type_mask(l, "drops.next_to")?,
+                    None => 0,
+                };
+                let d = df.distance.unwrap_or(1);
+                if d == 0 {
+                    return Err(err("drops.distance", "must be 1 or more".into()));
+                }
+                let to_hand = type_mask(&df.captures_to_hand, "drops.captures_to_hand")?;
+                if to_hand & royal_mask != 0 {
+                    return Err(err(
+                        "drops.captures_to_hand",
+                        "a royal piece cannot go to a hand".into(),
+                    ));
+                }
+                Some(DropRule {
+                    near_types,
+                    near: within(d),
+                    to_hand,
+                })
+            }
+        };
         let variant = Variant {
             name: file.name.clone(),
             description: file.description.clone(),
@@ -480,6 +608,8 @@ impl Variant {
             rays,
             castling,
             castle_mask,
+            switch,
+            drops,
             royal_mask,
             pawn_mask,
             ray_legality,

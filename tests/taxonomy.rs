@@ -104,15 +104,14 @@ fn test_game(p: &PieceFile, initial_rank: i32) -> Arc<Variant> {
     y.pawn = false;
     y.promotion = None;
     y.initial_ranks = None;
-    let file = VariantFile {
-        name: "describe-test".into(),
-        description: String::new(),
-        files: 9,
-        ranks: 9,
-        start: "9/9/9/9/4X4/9/9/9/9 w - - 0 1".into(),
-        pieces: vec![x, y],
-        castling: None,
-    };
+    // Start from chess's table so that keys added later keep their defaults.
+    let mut file: VariantFile = toml::from_str(CHESS).unwrap();
+    file.name = "describe-test".into();
+    file.files = 9;
+    file.ranks = 9;
+    file.start = "9/9/9/9/4X4/9/9/9/9 w - - 0 1".into();
+    file.pieces = vec![x, y];
+    file.castling = None;
     Arc::new(Variant::compile(file, "describe-test").unwrap())
 }
 
