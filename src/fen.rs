@@ -59,7 +59,7 @@ impl Position {
             let mut file = 0i32;
             let mut num = 0i32;
             let flush = |file: &mut i32, num: &mut i32| {
-                *file += *num;
+                *file = file.saturating_add(*num);
                 *num = 0;
             };
             for ch in row.chars() {
@@ -67,7 +67,8 @@ impl Position {
                     if num == 0 && d == 0 {
                         return Err(fail(format!("rank {}: empty run starts with 0", rank + 1)));
                     }
-                    num = num * 10 + d as i32;
+                    // Saturating: an absurd run is then refused as too long, not overflowed.
+                    num = num.saturating_mul(10).saturating_add(d as i32);
                     continue;
                 }
                 flush(&mut file, &mut num);
@@ -119,7 +120,7 @@ impl Position {
             let mut count = 0u32;
             for ch in h.chars() {
                 if let Some(d) = ch.to_digit(10) {
-                    count = count * 10 + d;
+                    count = count.saturating_mul(10).saturating_add(d);
                     continue;
                 }
                 if ch == '-' {
@@ -133,7 +134,8 @@ impl Position {
                 } else {
                     Color::Black
                 };
-                pos.add_to_hand(c, t, count.max(1) as i32);
+                // A hand holds at most 255 of a type; larger counts saturate.
+                pos.add_to_hand(c, t, count.clamp(1, 255) as i32);
                 count = 0;
             }
         }

@@ -8,6 +8,7 @@ pub mod arena;
 pub mod attacks;
 pub mod betza;
 pub mod builtin;
+pub mod describe;
 pub mod fen;
 pub mod geometry;
 pub mod movegen;
@@ -17,6 +18,7 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod suite;
+pub mod taxonomy;
 pub mod variant;
 pub mod zobrist;
 

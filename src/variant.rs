@@ -9,6 +9,8 @@ use crate::geometry::{Bitboard, Board, Square};
 use crate::movement::Atom;
 use crate::movement::Offset;
 use crate::moves::{Color, PieceType, MAX_PIECE_TYPES};
+use crate::position::Position;
+use crate::taxonomy;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -85,8 +87,12 @@ pub struct PieceFile {
     /// Human name.
     #[serde(default)]
     pub name: String,
-    /// Movement in Betza notation.
-    pub betza: String,
+    /// Movement in Betza notation (this or `taxonomy`).
+    #[serde(default)]
+    pub betza: Option<String>,
+    /// Movement as a Locomotive Taxonomy name (this or `betza`).
+    #[serde(default)]
+    pub taxonomy: Option<String>,
     /// A royal piece may not be left in check.
     #[serde(default)]
     pub royal: bool,
@@ -207,7 +213,7 @@ pub struct PieceDef {
     pub letter: char,
     /// Human name.
     pub name: String,
-    /// Movement as written.
+    /// Movement in Betza: as written, or the canonical spelling of a taxonomy name.
     pub betza: String,
     /// White's atoms.
     pub atoms: Vec<Atom>,
@@ -393,7 +399,7 @@ impl Variant {
     pub fn from_toml(text: &str, origin: &str) -> Result<Variant, VariantError> {
         let file: VariantFile = toml::from_str(text).map_err(|e| VariantError::Toml {
             origin: origin.to_string(),
-            msg: e.to_string().replace('\n', " ").trim().to_string(),
+            msg: toml_message(text, &e),
         })?;
         Variant::compile(file, origin)
     }
@@ -430,8 +436,25 @@ impl Variant {
                     format!("letter '{}' is used twice", p.letter),
                 ));
             }
-            let atoms =
-                betza::parse(&p.betza).map_err(|e| err(&format!("{key}.betza"), e.to_string()))?;
+            let atoms = match (&p.betza, &p.taxonomy) {
+                (Some(b), None) => {
+                    betza::parse(b).map_err(|e| err(&format!("{key}.betza"), e.to_string()))?
+                }
+                (None, Some(t)) => taxonomy::parse(t)
+                    .map_err(|e| err(&format!("{key}.taxonomy"), e.to_string()))?,
+                (Some(_), Some(_)) => {
+                    return Err(err(
+                        &key,
+                        "give the movement once: betza or taxonomy, not both".into(),
+                    ))
+                }
+                (None, None) => {
+                    return Err(err(
+                        &key,
+                        "no movement: give betza = \"…\" or taxonomy = \"…\"".into(),
+                    ))
+                }
+            };
             pieces.push(PieceDef {
                 letter: p.letter,
                 name: if p.name.is_empty() {
@@ -439,7 +462,7 @@ impl Variant {
                 } else {
                     p.name.clone()
                 },
-                betza: p.betza.clone(),
+                betza: p.betza.clone().unwrap_or_else(|| betza::to_betza(&atoms)),
                 atoms,
                 royal: p.royal,
                 pawn: p.pawn,
@@ -780,7 +803,7 @@ impl Variant {
                 })
             }
         };
-        Ok(Variant {
+        let variant = Variant {
             name: file.name.clone(),
             description: file.description.clone(),
             board,
@@ -800,7 +823,18 @@ impl Variant {
             start_count,
             lines,
             file,
-        })
+        };
+        // `Position::startpos` relies on the start FEN being valid: check it once here.
+        let shared = Arc::new(variant);
+        let checked = Position::from_fen(&shared, &shared.start_fen).map(|_| ());
+        let variant = Arc::try_unwrap(shared).map_err(|_| {
+            err(
+                "start",
+                "the variant is still shared after the check".into(),
+            )
+        })?;
+        checked.map_err(|e| err("start", e.to_string()))?;
+        Ok(variant)
     }
 
     /// The type with this FEN letter (either case).
@@ -820,6 +854,76 @@ impl Variant {
     /// Wraps the variant for sharing between positions and threads.
     pub fn shared(self) -> Arc<Variant> {
         Arc::new(self)
+    }
+}
+
+/// A TOML error on one line: `line N: key: message`, the key written as in value errors
+/// (`piece[2].promotion.ranks`) so that the user finds it.
+fn toml_message(text: &str, e: &toml::de::Error) -> String {
+    let message = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
+    let Some(start) = e.span().map(|s| s.start) else {
+        return message;
+    };
+    let before = text.get(..start).unwrap_or(text);
+    let line_no = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..].lines().next().unwrap_or("");
+    let head = &before[line_start..];
+    // The table the line belongs to: the last header at or above it.
+    let mut table = String::new();
+    let mut pieces = 0usize;
+    for l in text[..line_start + line.len()].lines() {
+        let l = l.trim();
+        if l.starts_with("[[piece]]") {
+            pieces += 1;
+            table = format!("piece[{}]", pieces - 1);
+        } else if l.starts_with('[') {
+            table = l.trim_matches(|c| c == '[' || c == ']').trim().to_string();
+            // `[piece.promotion]` belongs to the last `[[piece]]`.
+            if let (Some(rest), Some(n)) = (table.strip_prefix("piece."), pieces.checked_sub(1)) {
+                table = format!("piece[{n}].{rest}");
+            }
+        }
+    }
+    let ident = |s: &str| {
+        let k = s.trim().trim_start_matches(['{', ',']).trim().to_string();
+        (!k.is_empty()
+            && k.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-\"".contains(c)))
+        .then_some(k)
+    };
+    // The line's key, and the key inside an inline table the error points into.
+    let mut keys: Vec<String> = Vec::new();
+    if let Some(k) = line
+        .split('=')
+        .next()
+        .filter(|_| line.contains('='))
+        .and_then(ident)
+    {
+        keys.push(k);
+    }
+    if let Some(eq) = head.rfind('=') {
+        let inner = head[..eq].rsplit(['{', ',']).next().and_then(ident);
+        if let Some(k) = inner.filter(|k| keys.first() != Some(k)) {
+            keys.push(k);
+        }
+    }
+    let mut path: Vec<String> = Vec::new();
+    if !table.is_empty() {
+        path.push(table);
+    }
+    if message.starts_with("missing field") {
+        // The span covers the whole table: no line or key of its own to name.
+        return match path.first() {
+            Some(t) => format!("{t}: {message}"),
+            None => message,
+        };
+    }
+    path.extend(keys);
+    if path.is_empty() {
+        format!("line {line_no}: {message}")
+    } else {
+        format!("line {line_no}: {}: {message}", path.join("."))
     }
 }
 
@@ -846,10 +950,10 @@ fn start_placement(
         let mut num = 0i32;
         for ch in row.chars() {
             if let Some(d) = ch.to_digit(10) {
-                num = num * 10 + d as i32;
+                num = num.saturating_mul(10).saturating_add(d as i32);
                 continue;
             }
-            file += num;
+            file = file.saturating_add(num);
             num = 0;
             let t = pieces
                 .iter()
