@@ -15,6 +15,7 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod stacking;
 pub mod suite;
 pub mod variant;
 pub mod zobrist;

@@ -10,6 +10,7 @@
 use crate::geometry::{Bitboard, Square};
 use crate::moves::{Color, Move, MoveKind, MoveList, PieceType};
 use crate::position::Position;
+use crate::stacking::Stacking;
 
 /// Pieces pinned to the king and the line each may still move along.
 struct Pins {
@@ -195,6 +196,9 @@ impl Position {
                 continue;
             }
             let pa = &v.attacks[us.idx()][t];
+            let partners = v.stacking.as_ref().map_or(Bitboard::EMPTY, |st| {
+                self.stack_partners(st, t as PieceType)
+            });
             for from in bb {
                 let tg = pa.targets(&v.rays, from, occ);
                 let mut dest = (tg.quiet | (tg.capture & theirs)) & evasion;
@@ -202,6 +206,26 @@ impl Position {
                     dest &= pins.line(from);
                 }
                 self.emit(list, t as PieceType, from, dest);
+                if let Some(st) = &v.stacking {
+                    // A combine vacates `from` like any move and cannot answer a check
+                    // (its square was ours already); a split keeps its remainder on
+                    // `from`, so only a check limits it, never a pin (Augsburg A8).
+                    let line = if pins.bb.has(from) {
+                        pins.line(from)
+                    } else {
+                        Bitboard(!0)
+                    };
+                    let quiet = tg.quiet & evasion;
+                    self.emit_stacks(
+                        list,
+                        st,
+                        t as PieceType,
+                        from,
+                        tg.capture & partners & evasion & line,
+                        quiet,
+                        quiet & line,
+                    );
+                }
             }
         }
         self.gen_en_passant(list, true);
@@ -232,9 +256,23 @@ impl Position {
                 continue;
             }
             let pa = &v.attacks[us.idx()][t];
+            let partners = v.stacking.as_ref().map_or(Bitboard::EMPTY, |st| {
+                self.stack_partners(st, t as PieceType)
+            });
             for from in bb {
                 let tg = pa.targets(&v.rays, from, occ);
                 self.emit(list, t as PieceType, from, tg.quiet | (tg.capture & theirs));
+                if let Some(st) = &v.stacking {
+                    self.emit_stacks(
+                        list,
+                        st,
+                        t as PieceType,
+                        from,
+                        tg.capture & partners,
+                        tg.quiet,
+                        tg.quiet,
+                    );
+                }
             }
         }
         self.gen_en_passant(list, false);
@@ -273,6 +311,64 @@ impl Position {
                     }
                 }
                 _ => list.push(base),
+            }
+        }
+    }
+
+    /// The friendly pieces a piece of type `t` may combine with.
+    #[inline]
+    fn stack_partners(&self, st: &Stacking, t: PieceType) -> Bitboard {
+        let mut types = st.partners[t as usize];
+        let mut bb = Bitboard::EMPTY;
+        while types != 0 {
+            bb |= self.by_type[types.trailing_zeros() as usize];
+            types &= types - 1;
+        }
+        bb & self.by_color[self.side.idx()]
+    }
+
+    /// Adds the stack moves of a piece of type `t` on `from`: combines onto the partners
+    /// in `join` (one per type the sum may become), splits to `split_to` (one per part
+    /// that may land), and transforms on plain moves to `quiet`.
+    #[allow(clippy::too_many_arguments)]
+    fn emit_stacks(
+        &self,
+        list: &mut MoveList,
+        st: &Stacking,
+        t: PieceType,
+        from: Square,
+        join: Bitboard,
+        split_to: Bitboard,
+        quiet: Bitboard,
+    ) {
+        for to in join {
+            let mut into = st.combine(t, self.board[to.idx()].kind());
+            while into != 0 {
+                let r = into.trailing_zeros() as PieceType;
+                into &= into - 1;
+                list.push(Move::new(from, to, MoveKind::Combine).with_promotion(r));
+            }
+        }
+        let parts = st.splits[t as usize];
+        if parts != 0 {
+            for to in split_to {
+                let mut p = parts;
+                while p != 0 {
+                    let x = p.trailing_zeros() as PieceType;
+                    p &= p - 1;
+                    list.push(Move::new(from, to, MoveKind::Split).with_promotion(x));
+                }
+            }
+        }
+        let twins = st.transforms(t);
+        if twins != 0 {
+            for to in quiet {
+                let mut tw = twins;
+                while tw != 0 {
+                    let x = tw.trailing_zeros() as PieceType;
+                    tw &= tw - 1;
+                    list.push(Move::new(from, to, MoveKind::Normal).with_promotion(x));
+                }
             }
         }
     }
@@ -341,6 +437,8 @@ impl Position {
         let (from, to) = (m.from(), m.to());
         match m.kind() {
             MoveKind::Drop => occ.set(to),
+            // The remainder stays on `from`; only the landing square fills.
+            MoveKind::Split => occ.set(to),
             MoveKind::Castle => {
                 let Some(r) = v.castling.as_ref().and_then(|rs| {
                     rs.iter().find(|r| r.king_from == from && r.king_to == to)
@@ -375,5 +473,48 @@ impl Position {
         royals
             .iter()
             .all(|k| !self.is_attacked(k, occ, theirs, them))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::builtin;
+    use crate::moves::MoveList;
+    use crate::position::Position;
+
+    /// The ray fast path and the generic path (pseudo-legal moves, each tested on the board
+    /// it leaves) agree where combines vacate a square and splits fill one.
+    #[test]
+    fn ray_and_generic_legality_agree_on_stack_moves() {
+        let v = builtin::get("augsburg").unwrap();
+        let mut seed = 0x0A65_B0C6_u64;
+        let mut checked = 0;
+        for _ in 0..30 {
+            let mut p = Position::startpos(&v);
+            for _ in 0..90 {
+                let mut fast = MoveList::new();
+                p.legal_moves(&mut fast);
+                let mut slow = MoveList::new();
+                p.gen_pseudo(&mut slow);
+                let mut a: Vec<u32> = fast.iter().map(|m| m.0).collect();
+                let mut b: Vec<u32> = slow
+                    .iter()
+                    .filter(|&&m| p.leaves_royals_safe(m))
+                    .map(|m| m.0)
+                    .collect();
+                a.sort_unstable();
+                b.sort_unstable();
+                assert_eq!(a, b, "{}", p.fen());
+                checked += a.len();
+                if fast.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                p.make_move(fast.as_slice()[(seed % fast.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 50_000, "{checked}");
     }
 }

@@ -96,6 +96,12 @@ pub enum MoveKind {
     Castle = 3,
     /// A piece put from the hand onto the board; `from` holds the piece type.
     Drop = 4,
+    /// A piece moves onto a friendly one and the two become their compound; the
+    /// promotion field holds the compound's type.
+    Combine = 5,
+    /// A compound moves to an empty square and leaves part of itself behind; the
+    /// promotion field holds the type that lands on `to`.
+    Split = 6,
 }
 
 /// A move in 32 bits: from (7), to (7), promotion type + 1 (6), kind (3).
@@ -155,6 +161,8 @@ impl Move {
             1 => MoveKind::DoubleStep,
             2 => MoveKind::EnPassant,
             3 => MoveKind::Castle,
+            5 => MoveKind::Combine,
+            6 => MoveKind::Split,
             _ => MoveKind::Drop,
         }
     }

@@ -49,7 +49,16 @@ impl Position {
         }
         let mut s = format!("{}{}", bd.square_name(m.from()), bd.square_name(m.to()));
         if let Some(p) = m.promotion() {
-            s.push(self.v.pieces[p as usize].letter.to_ascii_lowercase());
+            // A combine names its compound only when the sum could be either (A7).
+            let implied = m.kind() == MoveKind::Combine
+                && self
+                    .v
+                    .stacking
+                    .as_ref()
+                    .is_some_and(|st| st.alike[p as usize] == 0);
+            if !implied {
+                s.push(self.v.pieces[p as usize].letter.to_ascii_lowercase());
+            }
         }
         s
     }

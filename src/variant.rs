@@ -8,6 +8,7 @@ use crate::betza;
 use crate::geometry::{Bitboard, Board, Square};
 use crate::movement::Atom;
 use crate::moves::{Color, PieceType, MAX_PIECE_TYPES};
+use crate::stacking::{Counts, Stacking, MAX_STACK_ATOMS};
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -32,6 +33,21 @@ pub struct VariantFile {
     /// Castling, if the game has it.
     #[serde(default)]
     pub castling: Option<CastlingFile>,
+    /// Compound stacks (combine, split, transform), if the game has them.
+    #[serde(default)]
+    pub stacking: Option<StackingFile>,
+}
+
+/// The stacking switch: the primitive atoms compositions count.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct StackingFile {
+    /// Names of the primitive atoms, in the order of every piece's `composition`.
+    pub atoms: Vec<String>,
+    /// Types of equal composition may change into each other on a plain move to an
+    /// empty square.
+    #[serde(default)]
+    pub transform: bool,
 }
 
 /// One piece type in a variant table.
@@ -62,6 +78,9 @@ pub struct PieceFile {
     /// Material value in centipawns for the evaluation.
     #[serde(default)]
     pub value: Option<i32>,
+    /// With `[stacking]`: the count of each primitive atom this piece is made of.
+    #[serde(default)]
+    pub composition: Option<Vec<u8>>,
 }
 
 /// Promotion rule of a piece type.
@@ -179,6 +198,11 @@ pub struct Variant {
     /// True when every capture is a leap or a straight ride, so checks and pins can be
     /// read off rays; otherwise every move is verified by a full attack test.
     pub ray_legality: bool,
+    /// Compound stacks, when the table switches them on.
+    pub stacking: Option<Stacking>,
+    /// Per type: its stack plane code (0 for every type when there is no stacking), kept
+    /// outside `stacking` so that placing a piece costs one lookup in every game.
+    pub stack_code: [u16; MAX_PIECE_TYPES],
     /// The source table, for `extends` and for display.
     pub file: VariantFile,
 }
@@ -341,6 +365,52 @@ impl Variant {
         let royal_mask = pieces.iter().enumerate().filter(|(_, p)| p.royal).fold(0u32, |m, (i, _)| m | 1 << i);
         let pawn_mask = pieces.iter().enumerate().filter(|(_, p)| p.pawn).fold(0u32, |m, (i, _)| m | 1 << i);
         let ray_legality = attacks.iter().all(|v| v.iter().all(|a| a.has_only_leaps_and_rides()));
+        let stacking = match &file.stacking {
+            None => {
+                if let Some(i) = file.pieces.iter().position(|p| p.composition.is_some()) {
+                    return Err(err(
+                        &format!("piece[{i}].composition"),
+                        "needs a [stacking] table".into(),
+                    ));
+                }
+                None
+            }
+            Some(sf) => {
+                let mut comps: Vec<Option<Counts>> = Vec::new();
+                for (i, p) in file.pieces.iter().enumerate() {
+                    let key = format!("piece[{i}].composition");
+                    comps.push(match &p.composition {
+                        None => None,
+                        Some(c) => {
+                            if c.len() != sf.atoms.len() {
+                                return Err(err(
+                                    &key,
+                                    format!("{} counts for {} atoms", c.len(), sf.atoms.len()),
+                                ));
+                            }
+                            if c.iter().all(|&n| n == 0) {
+                                return Err(err(
+                                    &key,
+                                    "a composition needs at least one atom".into(),
+                                ));
+                            }
+                            if p.royal || p.pawn {
+                                return Err(err(&key, "royal and pawn pieces cannot stack".into()));
+                            }
+                            let mut counts = [0u8; MAX_STACK_ATOMS];
+                            let n = c.len().min(MAX_STACK_ATOMS);
+                            counts[..n].copy_from_slice(&c[..n]);
+                            Some(counts)
+                        }
+                    });
+                }
+                Some(
+                    Stacking::build(sf.atoms.clone(), sf.transform, &comps)
+                        .map_err(|m| err("stacking", m))?,
+                )
+            }
+        };
+        let stack_code = stacking.as_ref().map_or([0; MAX_PIECE_TYPES], |s| s.code);
         let mut castle_mask = vec![0u8; board.squares()];
         let castling = match &file.castling {
             None => None,
@@ -395,6 +465,8 @@ impl Variant {
             royal_mask,
             pawn_mask,
             ray_legality,
+            stacking,
+            stack_code,
             file,
         })
     }
