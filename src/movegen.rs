@@ -190,15 +190,13 @@ impl Position {
             }
         }
         let royal_mask = v.royal_mask;
+        let stacked = v.stacking.as_ref().map_or(0, |st| st.stackable);
         for t in 0..v.pieces.len() {
             let bb = self.pieces(t as PieceType, us);
-            if bb.is_empty() || royal_mask >> t & 1 != 0 || evasion.is_empty() {
+            if bb.is_empty() || (royal_mask | stacked) >> t & 1 != 0 || evasion.is_empty() {
                 continue;
             }
             let pa = &v.attacks[us.idx()][t];
-            let partners = v.stacking.as_ref().map_or(Bitboard::EMPTY, |st| {
-                self.stack_partners(st, t as PieceType)
-            });
             for from in bb {
                 let tg = pa.targets(&v.rays, from, occ);
                 let mut dest = (tg.quiet | (tg.capture & theirs)) & evasion;
@@ -206,26 +204,11 @@ impl Position {
                     dest &= pins.line(from);
                 }
                 self.emit(list, t as PieceType, from, dest);
-                if let Some(st) = &v.stacking {
-                    // A combine vacates `from` like any move and cannot answer a check
-                    // (its square was ours already); a split keeps its remainder on
-                    // `from`, so only a check limits it, never a pin (Augsburg A8).
-                    let line = if pins.bb.has(from) {
-                        pins.line(from)
-                    } else {
-                        Bitboard(!0)
-                    };
-                    let quiet = tg.quiet & evasion;
-                    self.emit_stacks(
-                        list,
-                        st,
-                        t as PieceType,
-                        from,
-                        tg.capture & partners & evasion & line,
-                        quiet,
-                        quiet & line,
-                    );
-                }
+            }
+        }
+        if let Some(st) = &v.stacking {
+            if evasion.any() {
+                self.gen_stacks(list, st, evasion, &pins);
             }
         }
         self.gen_en_passant(list, true);
@@ -250,30 +233,26 @@ impl Position {
         let us = self.side;
         let occ = self.occupied();
         let theirs = self.by_color[us.flip().idx()];
+        let stacked = v.stacking.as_ref().map_or(0, |st| st.stackable);
         for t in 0..v.pieces.len() {
             let bb = self.pieces(t as PieceType, us);
-            if bb.is_empty() {
+            if bb.is_empty() || stacked >> t & 1 != 0 {
                 continue;
             }
             let pa = &v.attacks[us.idx()][t];
-            let partners = v.stacking.as_ref().map_or(Bitboard::EMPTY, |st| {
-                self.stack_partners(st, t as PieceType)
-            });
             for from in bb {
                 let tg = pa.targets(&v.rays, from, occ);
                 self.emit(list, t as PieceType, from, tg.quiet | (tg.capture & theirs));
-                if let Some(st) = &v.stacking {
-                    self.emit_stacks(
-                        list,
-                        st,
-                        t as PieceType,
-                        from,
-                        tg.capture & partners,
-                        tg.quiet,
-                        tg.quiet,
-                    );
-                }
             }
+        }
+        if let Some(st) = &v.stacking {
+            let no_pins = Pins {
+                bb: Bitboard::EMPTY,
+                sq: [Square(0); 32],
+                line: [Bitboard::EMPTY; 32],
+                n: 0,
+            };
+            self.gen_stacks(list, st, Bitboard(!0), &no_pins);
         }
         self.gen_en_passant(list, false);
         if !self.in_check() {
@@ -315,59 +294,66 @@ impl Position {
         }
     }
 
-    /// The friendly pieces a piece of type `t` may combine with.
-    #[inline]
-    fn stack_partners(&self, st: &Stacking, t: PieceType) -> Bitboard {
-        let mut types = st.partners[t as usize];
-        let mut bb = Bitboard::EMPTY;
+    /// Every move of the side to move's stackable pieces: plain moves and captures, then
+    /// combines, splits and transforms, in one pass over them; the ordinary loop skips
+    /// these types, so games without stacks pay nothing. `evasion` holds the squares
+    /// that answer a check (all when there is none) and `pins` the pinned pieces' lines.
+    ///
+    /// A combine vacates its start square like any move, so a pin confines it to the pin
+    /// line, and it cannot answer a check (its square was ours already, so it neither
+    /// blocks nor captures). A split keeps its remainder on the start square: only a
+    /// check limits it, which a split answers by landing in the way; a pin never does
+    /// (Augsburg A8). A transform is a plain move and obeys both.
+    fn gen_stacks(&self, list: &mut MoveList, st: &Stacking, evasion: Bitboard, pins: &Pins) {
+        let v = &*self.v;
+        let us = self.side;
+        let occ = self.occupied();
+        let ours = self.by_color[us.idx()];
+        let theirs = self.by_color[us.flip().idx()];
+        let mut types = st.stackable;
         while types != 0 {
-            bb |= self.by_type[types.trailing_zeros() as usize];
+            let t = types.trailing_zeros() as PieceType;
             types &= types - 1;
-        }
-        bb & self.by_color[self.side.idx()]
-    }
-
-    /// Adds the stack moves of a piece of type `t` on `from`: combines onto the partners
-    /// in `join` (one per type the sum may become), splits to `split_to` (one per part
-    /// that may land), and transforms on plain moves to `quiet`.
-    #[allow(clippy::too_many_arguments)]
-    fn emit_stacks(
-        &self,
-        list: &mut MoveList,
-        st: &Stacking,
-        t: PieceType,
-        from: Square,
-        join: Bitboard,
-        split_to: Bitboard,
-        quiet: Bitboard,
-    ) {
-        for to in join {
-            let mut into = st.combine(t, self.board[to.idx()].kind());
-            while into != 0 {
-                let r = into.trailing_zeros() as PieceType;
-                into &= into - 1;
-                list.push(Move::new(from, to, MoveKind::Combine).with_promotion(r));
+            let bb = self.pieces(t, us);
+            if bb.is_empty() {
+                continue;
             }
-        }
-        let parts = st.splits[t as usize];
-        if parts != 0 {
-            for to in split_to {
-                let mut p = parts;
-                while p != 0 {
-                    let x = p.trailing_zeros() as PieceType;
-                    p &= p - 1;
-                    list.push(Move::new(from, to, MoveKind::Split).with_promotion(x));
+            let (joins, parts, twins) = (
+                st.partners[t as usize],
+                st.splits[t as usize],
+                st.transforms(t),
+            );
+            let mut partners = Bitboard::EMPTY;
+            let mut js = joins;
+            while js != 0 {
+                partners |= self.by_type[js.trailing_zeros() as usize];
+                js &= js - 1;
+            }
+            partners &= ours;
+            let pa = &v.attacks[us.idx()][t as usize];
+            for from in bb {
+                let tg = pa.targets(&v.rays, from, occ);
+                let line = if pins.bb.has(from) {
+                    pins.line(from)
+                } else {
+                    Bitboard(!0)
+                };
+                let quiet = tg.quiet & evasion;
+                let dest = (quiet | (tg.capture & theirs & evasion)) & line;
+                self.emit(list, t, from, dest);
+                for to in tg.capture & partners & evasion & line {
+                    let into = st.combine(t, self.board[to.idx()].kind());
+                    push_each(list, Move::new(from, to, MoveKind::Combine), into);
                 }
-            }
-        }
-        let twins = st.transforms(t);
-        if twins != 0 {
-            for to in quiet {
-                let mut tw = twins;
-                while tw != 0 {
-                    let x = tw.trailing_zeros() as PieceType;
-                    tw &= tw - 1;
-                    list.push(Move::new(from, to, MoveKind::Normal).with_promotion(x));
+                if parts != 0 {
+                    for to in quiet {
+                        push_each(list, Move::new(from, to, MoveKind::Split), parts);
+                    }
+                }
+                if twins != 0 {
+                    for to in quiet & line {
+                        push_each(list, Move::new(from, to, MoveKind::Normal), twins);
+                    }
                 }
             }
         }
@@ -473,6 +459,15 @@ impl Position {
         royals
             .iter()
             .all(|k| !self.is_attacked(k, occ, theirs, them))
+    }
+}
+
+/// Pushes `base` once per type in the mask `types`, that type in its promotion field.
+#[inline]
+fn push_each(list: &mut MoveList, base: Move, mut types: u32) {
+    while types != 0 {
+        list.push(base.with_promotion(types.trailing_zeros() as PieceType));
+        types &= types - 1;
     }
 }
 

@@ -44,6 +44,8 @@ pub struct Stacking {
     lookup: Vec<u8>,
     /// `mover * MAX_PIECE_TYPES + partner` → the types their sum may become.
     combine: Vec<u32>,
+    /// The types that have a composition (a bit mask).
+    pub stackable: u32,
     /// Per type: the friendly types it may move onto and combine with.
     pub partners: [u32; MAX_PIECE_TYPES],
     /// Per type: the types that may land on the destination when it splits.
@@ -102,8 +104,10 @@ impl Stacking {
         let mut counts = [[0u8; MAX_STACK_ATOMS]; MAX_PIECE_TYPES];
         let mut code = [0u16; MAX_PIECE_TYPES];
         let mut lookup = vec![NO_TYPE; 1 << planes];
+        let mut stackable = 0u32;
         for (t, c) in comps.iter().enumerate() {
             let Some(c) = c else { continue };
+            stackable |= 1 << t;
             // Types of one composition are numbered in table order.
             let alt = (alike[t] & ((1u32 << t) - 1)).count_ones() as u16;
             counts[t] = *c;
@@ -156,6 +160,7 @@ impl Stacking {
             count_mask,
             lookup,
             combine,
+            stackable,
             partners,
             splits,
             alike,
