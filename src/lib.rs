@@ -17,6 +17,7 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod stacking;
 pub mod suite;
 pub mod taxonomy;
 pub mod variant;
