@@ -50,6 +50,10 @@ fn perft_bench(c: &mut Criterion) {
     group.bench_function("chess kiwipete depth 3", |b| b.iter(|| perft(&mut kiwi, 3)));
     let mut ten = Position::startpos(&tenten());
     group.bench_function("10x10 start depth 3", |b| b.iter(|| perft(&mut ten, 3)));
+    // Shots, armor paths and flights: one move may kill several pieces.
+    let ca = builtin::get("combined-arms").unwrap();
+    let mut ca_start = Position::startpos(&ca);
+    group.bench_function("combined-arms start depth 3", |b| b.iter(|| perft(&mut ca_start, 3)));
     group.finish();
 }
 

@@ -6,7 +6,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// Name and TOML text of every built-in table, in listing order.
-pub const TABLES: &[(&str, &str)] = &[("chess", include_str!("../tables/chess.toml"))];
+pub const TABLES: &[(&str, &str)] = &[
+    ("chess", include_str!("../tables/chess.toml")),
+    ("combined-arms", include_str!("../tables/combined-arms.toml")),
+];
 
 static CACHE: Lazy<Mutex<HashMap<String, Arc<Variant>>>> = Lazy::new(|| Mutex::new(HashMap::new()));
 

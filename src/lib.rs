@@ -7,6 +7,7 @@
 pub mod attacks;
 pub mod betza;
 pub mod builtin;
+pub mod extended;
 pub mod fen;
 pub mod geometry;
 pub mod movegen;

@@ -8,7 +8,7 @@
 //!   would be attacked on the board it leaves behind — still bitboards only, no make.
 
 use crate::geometry::{Bitboard, Square};
-use crate::moves::{Color, Move, MoveKind, MoveList, PieceType};
+use crate::moves::{Color, Move, MoveKind, MoveList, Piece, PieceType};
 use crate::position::Position;
 
 /// Pieces pinned to the king and the line each may still move along.
@@ -95,6 +95,9 @@ impl Position {
 
     /// True when a royal piece of `c` is attacked.
     pub fn is_attacked_royal(&self, c: Color) -> bool {
+        if let Some(x) = self.v.ext.as_deref() {
+            return self.royal_occupy_attacked(x, c);
+        }
         let occ = self.occupied();
         let them = self.by_color[c.flip().idx()];
         self.royals(c)
@@ -109,8 +112,12 @@ impl Position {
 
     /// Every legal move of the side to move.
     pub fn legal_moves(&self, list: &mut MoveList) {
-        list.clear();
         let v = &*self.v;
+        if let Some(x) = v.ext.as_deref() {
+            self.legal_moves_ext(x, list);
+            return;
+        }
+        list.clear();
         let us = self.side;
         let royals = self.royals(us);
         if v.ray_legality && royals.count() == 1 {
@@ -246,7 +253,7 @@ impl Position {
     /// Adds the moves of a piece of type `t` from `from` to each square of `dest`,
     /// with promotion choices and double-step marking.
     #[inline]
-    fn emit(&self, list: &mut MoveList, t: PieceType, from: Square, dest: Bitboard) {
+    pub(crate) fn emit(&self, list: &mut MoveList, t: PieceType, from: Square, dest: Bitboard) {
         let v = &*self.v;
         let def = &v.pieces[t as usize];
         let us = self.side.idx();
@@ -257,7 +264,7 @@ impl Position {
             return;
         }
         for to in dest {
-            let kind = if def.pawn && self.board[to.idx()].is_none() && v.board.distance(from, to) >= 2 {
+            let kind = if def.pawn && v.en_passant && self.board[to.idx()].is_none() && v.board.distance(from, to) >= 2 {
                 MoveKind::DoubleStep
             } else {
                 MoveKind::Normal
@@ -311,7 +318,7 @@ impl Position {
         let theirs = self.by_color[them.idx()];
         for side in 0..2 {
             let i = us.idx() * 2 + side;
-            if self.castling & (1 << i) == 0 {
+            if !self.castle_ready(i) {
                 continue;
             }
             let r = &rules[i];
@@ -327,6 +334,22 @@ impl Position {
                 list.push(mv);
             }
         }
+    }
+
+    /// True when castling `i` (`color * 2 + side`) may be considered: its right is held,
+    /// or, without rights, king and rook stand on their start squares.
+    pub(crate) fn castle_ready(&self, i: usize) -> bool {
+        if self.v.castling_rights {
+            return self.castling & (1 << i) != 0;
+        }
+        let Some(r) = self.v.castling.as_ref().map(|rs| &rs[i]) else {
+            return false;
+        };
+        let c = if i < 2 { Color::White } else { Color::Black };
+        r.pieces.is_some_and(|(k, rk)| {
+            self.board[r.king_from.idx()] == Piece::new(k, c)
+                && self.board[r.rook_from.idx()] == Piece::new(rk, c)
+        })
     }
 
     /// True when, after `m`, no royal piece of the mover is attacked (tested on the

@@ -5,6 +5,7 @@
 
 use crate::attacks::{AttackerMap, PieceAttacks, Rays};
 use crate::betza;
+use crate::extended::{self, ExtRules, FlightFile, PathFile, PieceExtFile, ShotFile};
 use crate::geometry::{Bitboard, Board, Square};
 use crate::movement::Atom;
 use crate::moves::{Color, PieceType, MAX_PIECE_TYPES};
@@ -32,6 +33,10 @@ pub struct VariantFile {
     /// Castling, if the game has it.
     #[serde(default)]
     pub castling: Option<CastlingFile>,
+    /// Pawn double steps leave an en passant square (default true). When false, FEN's
+    /// en passant field is ignored on input and written `-`.
+    #[serde(default)]
+    pub en_passant: Option<bool>,
 }
 
 /// One piece type in a variant table.
@@ -43,7 +48,9 @@ pub struct PieceFile {
     /// Human name.
     #[serde(default)]
     pub name: String,
-    /// Movement in Betza notation.
+    /// Movement in Betza notation (empty for a piece that moves only by its
+    /// `path`, `shot` or `flight`).
+    #[serde(default)]
     pub betza: String,
     /// A royal piece may not be left in check.
     #[serde(default)]
@@ -62,6 +69,15 @@ pub struct PieceFile {
     /// Material value in centipawns for the evaluation.
     #[serde(default)]
     pub value: Option<i32>,
+    /// Rifle shot: kills without moving (see `extended`).
+    #[serde(default)]
+    pub shot: Option<ShotFile>,
+    /// Path mover: a fixed number of unit steps that kill what they pass.
+    #[serde(default)]
+    pub path: Option<PathFile>,
+    /// Flight: to any empty square, then one borrowed follow-up.
+    #[serde(default)]
+    pub flight: Option<FlightFile>,
 }
 
 /// Promotion rule of a piece type.
@@ -87,6 +103,15 @@ pub struct CastlingFile {
     pub kingside: CastleSideFile,
     /// Castling towards the a side (`Q`/`q`).
     pub queenside: CastleSideFile,
+    /// True (default): castling needs FEN rights, lost when the king or rook moves.
+    /// False: allowed whenever king and rook stand on their start squares; the FEN
+    /// castling field is ignored on input and written `-`.
+    #[serde(default = "default_true")]
+    pub rights: bool,
+}
+
+fn default_true() -> bool {
+    true
 }
 
 /// One castling's files.
@@ -148,6 +173,9 @@ pub struct CastleRule {
     pub must_be_empty: Bitboard,
     /// Squares the king stands on or crosses, which must not be attacked.
     pub king_path: Bitboard,
+    /// Types of the king and rook in the start position (what castling without rights
+    /// looks for on their squares), if they stand there.
+    pub pieces: Option<(PieceType, PieceType)>,
 }
 
 /// A variant, compiled: everything move generation needs, read-only.
@@ -179,6 +207,12 @@ pub struct Variant {
     /// True when every capture is a leap or a straight ride, so checks and pins can be
     /// read off rays; otherwise every move is verified by a full attack test.
     pub ray_legality: bool,
+    /// Shots, paths and flights, when a piece has one (their own generator and check).
+    pub ext: Option<Box<ExtRules>>,
+    /// Double steps leave an en passant square.
+    pub en_passant: bool,
+    /// Castling needs rights (false: only king and rook on their start squares).
+    pub castling_rights: bool,
     /// The source table, for `extends` and for display.
     pub file: VariantFile,
 }
@@ -340,7 +374,21 @@ impl Variant {
         ];
         let royal_mask = pieces.iter().enumerate().filter(|(_, p)| p.royal).fold(0u32, |m, (i, _)| m | 1 << i);
         let pawn_mask = pieces.iter().enumerate().filter(|(_, p)| p.pawn).fold(0u32, |m, (i, _)| m | 1 << i);
-        let ray_legality = attacks.iter().all(|v| v.iter().all(|a| a.has_only_leaps_and_rides()));
+        let ext_files: Vec<PieceExtFile> = file
+            .pieces
+            .iter()
+            .map(|p| PieceExtFile {
+                shot: p.shot.as_ref(),
+                path: p.path.as_ref(),
+                flight: p.flight.as_ref(),
+            })
+            .collect();
+        let ext = extended::compile(&board, &mut rays, &pieces, &ext_files, origin)?.map(Box::new);
+        // Shots, paths and flights make checks that rays cannot see.
+        let ray_legality = ext.is_none()
+            && attacks
+                .iter()
+                .all(|v| v.iter().all(|a| a.has_only_leaps_and_rides()));
         let mut castle_mask = vec![0u8; board.squares()];
         let castling = match &file.castling {
             None => None,
@@ -366,6 +414,17 @@ impl Variant {
                         let king_path = span(kf, kt);
                         let must_be_empty = (span(kf, kt) | span(rf, rt) | span(kf, rf)) & !sq(kf).bb() & !sq(rf).bb();
                         let idx = c.idx() * 2 + side;
+                        let at = |f: i32| {
+                            start_board
+                                .iter()
+                                .find(|(s, _, col)| *s == sq(f) && *col == c)
+                                .map(|(_, t, _)| *t)
+                        };
+                        let pieces = at(kf).zip(at(rf));
+                        if !cf.rights && pieces.is_none() {
+                            let msg = "castling without rights needs the king and rook in the start position";
+                            return Err(err(key, msg.into()));
+                        }
                         castle_mask[sq(kf).idx()] |= 0b11 << (c.idx() * 2);
                         castle_mask[sq(rf).idx()] |= 1 << idx;
                         rules[idx] = Some(CastleRule {
@@ -375,6 +434,7 @@ impl Variant {
                             rook_to: sq(rt),
                             must_be_empty,
                             king_path,
+                            pieces,
                         });
                     }
                 }
@@ -395,6 +455,9 @@ impl Variant {
             royal_mask,
             pawn_mask,
             ray_legality,
+            ext,
+            en_passant: file.en_passant.unwrap_or(true),
+            castling_rights: file.castling.as_ref().is_none_or(|c| c.rights),
             file,
         })
     }
