@@ -26,6 +26,14 @@ fn movegen(c: &mut Criterion) {
             list.len()
         })
     });
+    // A fresh list per call, as a search makes one per node: what creating it costs.
+    c.bench_function("fresh list + legal_moves chess start", |b| {
+        b.iter(|| {
+            let mut fresh = MoveList::new();
+            black_box(&start).legal_moves(&mut fresh);
+            fresh.len()
+        })
+    });
     c.bench_function("legal_moves chess kiwipete", |b| {
         b.iter(|| {
             black_box(&kiwi).legal_moves(&mut list);

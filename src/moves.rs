@@ -1,11 +1,13 @@
 //! Colours, pieces, moves and the stack-allocated move list.
 
 use crate::geometry::Square;
+use std::mem::MaybeUninit;
 
 /// Largest number of piece types a variant may define (type masks are `u32`).
 pub const MAX_PIECE_TYPES: usize = 32;
-/// Capacity of a [`MoveList`]; enough for any legal position of the built-in games.
-pub const MAX_MOVES: usize = 1024;
+/// Capacity of a [`MoveList`]; enough for any legal position of the built-in games
+/// (Combined Arms with nine Queens a side among many targets reaches about 1,500).
+pub const MAX_MOVES: usize = 2048;
 
 /// A side.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -232,8 +234,13 @@ impl std::fmt::Debug for Move {
 }
 
 /// A fixed-capacity list of moves that lives on the stack.
+///
+/// The slots are left uninitialised: zeroing them for every new list (as a search makes
+/// one per node) cost a third of generating a chess position's moves
+/// (`benches/movegen.rs`, "fresh list + legal_moves chess start": 1.12 µs with 1,024
+/// zeroed slots, 0.82 µs uninitialised, 0.85 µs reusing one list).
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+    moves: [MaybeUninit<Move>; MAX_MOVES],
     len: usize,
 }
 
@@ -248,7 +255,7 @@ impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
-            moves: [Move::NULL; MAX_MOVES],
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
             len: 0,
         }
     }
@@ -258,7 +265,7 @@ impl MoveList {
     pub fn push(&mut self, m: Move) {
         debug_assert!(self.len < MAX_MOVES);
         if self.len < MAX_MOVES {
-            self.moves[self.len] = m;
+            self.moves[self.len] = MaybeUninit::new(m);
             self.len += 1;
         }
     }
@@ -284,13 +291,17 @@ impl MoveList {
     /// The moves as a slice.
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        // SAFETY: `push` is the only writer and `len` only grows through it (`clear` and
+        // `truncate` shrink it), so slots 0..len hold initialised moves; `MaybeUninit<Move>`
+        // has the layout of `Move`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
 
     /// The moves as a mutable slice (for ordering).
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        // SAFETY: as in `as_slice`: slots 0..len are initialised.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
     }
 
     /// Iterates the moves.

@@ -10,21 +10,15 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    // One list per ply, made once: a fresh list per node would clear its whole array.
-    let mut lists: Vec<MoveList> = (0..depth).map(|_| MoveList::new()).collect();
-    perft_in(pos, depth, &mut lists)
-}
-
-fn perft_in(pos: &mut Position, depth: u32, lists: &mut [MoveList]) -> u64 {
-    let (list, rest) = lists.split_first_mut().expect("one list per ply");
-    pos.legal_moves(list);
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
     if depth == 1 {
         return list.len() as u64;
     }
     let mut nodes = 0;
     for &m in list.iter() {
         pos.make_move(m);
-        nodes += perft_in(pos, depth - 1, rest);
+        nodes += perft(pos, depth - 1);
         pos.unmake_move();
     }
     nodes

@@ -202,6 +202,16 @@ fn random_placements_agree_with_the_reference_generator() {
 }
 
 #[test]
+fn nine_queens_among_many_targets_fit_in_one_move_list() {
+    // Nine Queens (eight promoted) each fly, step, shoot and kill in passing: about 1,400
+    // distinct moves, beyond what a 1,024-move list holds.
+    let v = builtin::get("combined-arms").unwrap();
+    let fen = "kb6/bb2p1p1/1p1p1p1p/p1p1p1p1/8/1p1p1p1p/QQQQQQQQ/Q3K3 w - - 0 1";
+    let moves = compare(&Position::from_fen(&v, fen).unwrap());
+    assert!(moves.len() > 1024, "{} moves", moves.len());
+}
+
+#[test]
 fn the_suite_agrees_with_the_reference_generator_at_depth_two() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/perft/combined-arms.epd");
     let text = std::fs::read_to_string(path).unwrap();
