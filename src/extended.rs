@@ -788,6 +788,10 @@ impl Position {
             occ = occ ^ r.king_from.bb() ^ r.rook_from.bb() | r.king_to.bb() | r.rook_to.bb();
             royals.clear(r.king_from);
             royals.set(r.king_to);
+        } else if m.kind() == MoveKind::Drop {
+            occ.set(to);
+            moved[0] = (to, to, PieceType::MAX, m.drop_type());
+            n_moved = 1;
         } else if from != to {
             occ.clear(from);
             occ.set(to);
