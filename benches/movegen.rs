@@ -26,6 +26,14 @@ fn movegen(c: &mut Criterion) {
             list.len()
         })
     });
+    // A fresh list per call, as a search makes one per node: what creating it costs.
+    c.bench_function("fresh list + legal_moves chess start", |b| {
+        b.iter(|| {
+            let mut fresh = MoveList::new();
+            black_box(&start).legal_moves(&mut fresh);
+            fresh.len()
+        })
+    });
     c.bench_function("legal_moves chess kiwipete", |b| {
         b.iter(|| {
             black_box(&kiwi).legal_moves(&mut list);
@@ -50,6 +58,12 @@ fn perft_bench(c: &mut Criterion) {
     group.bench_function("chess kiwipete depth 3", |b| b.iter(|| perft(&mut kiwi, 3)));
     let mut ten = Position::startpos(&tenten());
     group.bench_function("10x10 start depth 3", |b| b.iter(|| perft(&mut ten, 3)));
+    // Shots, armor paths and flights: one move may kill several pieces.
+    let ca = builtin::get("combined-arms").unwrap();
+    let mut ca_start = Position::startpos(&ca);
+    group.bench_function("combined-arms start depth 3", |b| {
+        b.iter(|| perft(&mut ca_start, 3))
+    });
     group.finish();
 }
 

@@ -15,6 +15,10 @@ pub const TABLES: &[(&str, &str)] = &[
     ("archmage", include_str!("../tables/archmage.toml")),
     ("wildeurasian", include_str!("../tables/wildeurasian.toml")),
     ("augsburg", include_str!("../tables/augsburg.toml")),
+    (
+        "combined-arms",
+        include_str!("../tables/combined-arms.toml"),
+    ),
 ];
 
 static CACHE: Lazy<Mutex<HashMap<String, Arc<Variant>>>> = Lazy::new(|| Mutex::new(HashMap::new()));

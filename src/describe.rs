@@ -31,6 +31,9 @@ pub struct Described {
     pub taxonomy: Option<String>,
     /// Diagram rows, rank 9 first, marks separated by spaces (see [`LEGEND`]).
     pub diagram: Vec<String>,
+    /// What the diagram leaves out: movement that is no atom (a variant piece's path,
+    /// rifle shot or flight), named so that the drawing is never taken for all of it.
+    pub note: Option<String>,
 }
 
 /// Reads PIECE: a single upper-case letter the variant defines, else Betza, else a
@@ -65,7 +68,30 @@ pub fn resolve(piece: &str, variant: &Variant) -> Result<(String, Vec<Atom>), St
 /// Describes PIECE (see [`resolve`]).
 pub fn describe(piece: &str, variant: &Variant) -> Result<Described, String> {
     let (source, atoms) = resolve(piece, variant)?;
-    Ok(describe_atoms(source, atoms))
+    let mut d = describe_atoms(source, atoms);
+    let mut chars = piece.trim().chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        if let Some(t) = variant.type_of_letter(c).filter(|_| c.is_ascii_uppercase()) {
+            let f = &variant.file.pieces[t as usize];
+            let extra: Vec<&str> = [
+                (f.path.is_some(), "a path"),
+                (f.shot.is_some(), "a rifle shot"),
+                (f.flight.is_some(), "a flight"),
+            ]
+            .iter()
+            .filter(|(has, _)| *has)
+            .map(|(_, what)| *what)
+            .collect();
+            if !extra.is_empty() {
+                d.note = Some(format!(
+                    "also moves by {} (see tables/{}.toml); not drawn",
+                    extra.join(" and "),
+                    variant.name
+                ));
+            }
+        }
+    }
+    Ok(d)
 }
 
 /// Describes a movement given as atoms.
@@ -76,6 +102,7 @@ pub fn describe_atoms(source: String, atoms: Vec<Atom>) -> Described {
         taxonomy: taxonomy::name_of(&atoms),
         diagram: diagram(&atoms),
         atoms,
+        note: None,
     }
 }
 

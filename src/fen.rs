@@ -151,7 +151,8 @@ impl Position {
             pos.castling = parse_castling(&pos, castling).map_err(fail)?;
         }
         let ep = fields.next().unwrap_or("-");
-        if ep != "-" {
+        // Without en passant the field means nothing and is ignored.
+        if ep != "-" && v.en_passant {
             let sq = bd
                 .parse_square(ep)
                 .ok_or_else(|| fail(format!("en passant square \"{ep}\" is not on the board")))?;
@@ -328,7 +329,8 @@ impl Position {
 /// Reads `KQkq`/`-` against the variant's castling rules, keeping only rights whose
 /// king and rook stand on their squares.
 fn parse_castling(pos: &Position, field: &str) -> Result<u8, String> {
-    if field == "-" {
+    // Castling without rights ignores the field.
+    if field == "-" || !pos.v.castling_rights {
         return Ok(0);
     }
     let mut bits = 0u8;

@@ -9,6 +9,7 @@ pub mod attacks;
 pub mod betza;
 pub mod builtin;
 pub mod describe;
+pub mod extended;
 pub mod fen;
 pub mod geometry;
 pub mod movegen;

@@ -267,7 +267,7 @@ fn describe(c: &Common, piece: &str) -> Result<(), Fail> {
     if c.json {
         println!(
             "{}",
-            json!({"betza": d.betza, "taxonomy": d.taxonomy, "diagram": d.diagram})
+            json!({"betza": d.betza, "taxonomy": d.taxonomy, "diagram": d.diagram, "note": d.note})
         );
     } else {
         println!("{}", d.source);
@@ -287,6 +287,9 @@ fn describe(c: &Common, piece: &str) -> Result<(), Fail> {
         println!("   {}", files.join(" "));
         println!();
         println!("{}", tenfold::describe::LEGEND);
+        if let Some(n) = &d.note {
+            println!("{n}");
+        }
     }
     Ok(())
 }

@@ -8,7 +8,7 @@
 //!   would be attacked on the board it leaves behind — still bitboards only, no make.
 
 use crate::geometry::{Bitboard, Square};
-use crate::moves::{Color, Move, MoveKind, MoveList, PieceType};
+use crate::moves::{Color, Move, MoveKind, MoveList, Piece, PieceType};
 use crate::position::Position;
 use crate::stacking::Stacking;
 
@@ -196,6 +196,9 @@ impl Position {
 
     /// True when a royal piece of `c` is attacked.
     pub fn is_attacked_royal(&self, c: Color) -> bool {
+        if let Some(x) = self.v.ext.as_deref() {
+            return self.royal_occupy_attacked(x, c);
+        }
         let occ = self.occupied();
         let them = self.by_color[c.flip().idx()];
         self.royals(c)
@@ -210,8 +213,12 @@ impl Position {
 
     /// Every legal move of the side to move.
     pub fn legal_moves(&self, list: &mut MoveList) {
-        list.clear();
         let v = &*self.v;
+        if let Some(x) = v.ext.as_deref() {
+            self.legal_moves_ext(x, list);
+            return;
+        }
+        list.clear();
         let us = self.side;
         let royals = self.royals(us);
         if v.ray_legality && royals.count() == 1 {
@@ -653,7 +660,7 @@ impl Position {
     /// Adds the moves of a piece of type `t` from `from` to each square of `dest`,
     /// with promotion choices and double-step marking.
     #[inline]
-    fn emit(&self, list: &mut MoveList, t: PieceType, from: Square, dest: Bitboard) {
+    pub(crate) fn emit(&self, list: &mut MoveList, t: PieceType, from: Square, dest: Bitboard) {
         let v = &*self.v;
         let def = &v.pieces[t as usize];
         let us = self.side.idx();
@@ -668,12 +675,15 @@ impl Position {
             return;
         }
         for to in dest {
-            let kind =
-                if def.pawn && self.board[to.idx()].is_none() && v.board.distance(from, to) >= 2 {
-                    MoveKind::DoubleStep
-                } else {
-                    MoveKind::Normal
-                };
+            let kind = if def.pawn
+                && v.en_passant
+                && self.board[to.idx()].is_none()
+                && v.board.distance(from, to) >= 2
+            {
+                MoveKind::DoubleStep
+            } else {
+                MoveKind::Normal
+            };
             let base = Move::new(from, to, kind);
             match &def.promotion {
                 Some(pr) if pr.zone[us].has(to) => {
@@ -857,7 +867,7 @@ impl Position {
         let theirs = self.by_color[them.idx()];
         for side in 0..2 {
             let i = us.idx() * 2 + side;
-            if self.castling & (1 << i) == 0 {
+            if !self.castle_ready(i) {
                 continue;
             }
             let r = &rules[i];
@@ -876,6 +886,22 @@ impl Position {
                 list.push(mv);
             }
         }
+    }
+
+    /// True when castling `i` (`color * 2 + side`) may be considered: its right is held,
+    /// or, without rights, king and rook stand on their start squares.
+    pub(crate) fn castle_ready(&self, i: usize) -> bool {
+        if self.v.castling_rights {
+            return self.castling & (1 << i) != 0;
+        }
+        let Some(r) = self.v.castling.as_ref().map(|rs| &rs[i]) else {
+            return false;
+        };
+        let c = if i < 2 { Color::White } else { Color::Black };
+        r.pieces.is_some_and(|(k, rk)| {
+            self.board[r.king_from.idx()] == Piece::new(k, c)
+                && self.board[r.rook_from.idx()] == Piece::new(rk, c)
+        })
     }
 
     /// True when, after `m`, no royal piece of the mover is attacked (tested on the
@@ -1036,8 +1062,8 @@ promotion = { ranks = [8, 9, 10], mandatory_ranks = [10], to = "R", pool = true 
         assert_eq!(moves_of(&lost9, "e9"), ["e9e10r"]);
     }
 
-    fn sorted(list: &MoveList) -> Vec<u32> {
-        let mut v: Vec<u32> = list.iter().map(|m| m.0).collect();
+    fn sorted(list: &MoveList) -> Vec<u64> {
+        let mut v: Vec<u64> = list.iter().map(|m| m.0).collect();
         v.sort();
         v
     }
@@ -1060,7 +1086,7 @@ promotion = { ranks = [8, 9, 10], mandatory_ranks = [10], to = "R", pool = true 
                     .copied()
                     .filter(|&m| p.leaves_royals_safe(m))
                     .collect();
-                let mut slow_sorted: Vec<u32> = kept.iter().map(|m| m.0).collect();
+                let mut slow_sorted: Vec<u64> = kept.iter().map(|m| m.0).collect();
                 slow_sorted.sort();
                 assert_eq!(sorted(&fast), slow_sorted, "{}", p.fen());
                 positions += 1;
@@ -1090,8 +1116,8 @@ promotion = { ranks = [8, 9, 10], mandatory_ranks = [10], to = "R", pool = true 
                 p.legal_moves(&mut fast);
                 let mut slow = MoveList::new();
                 p.gen_pseudo(&mut slow, p.in_check());
-                let mut a: Vec<u32> = fast.iter().map(|m| m.0).collect();
-                let mut b: Vec<u32> = slow
+                let mut a: Vec<u64> = fast.iter().map(|m| m.0).collect();
+                let mut b: Vec<u64> = slow
                     .iter()
                     .filter(|&&m| p.leaves_royals_safe(m))
                     .map(|m| m.0)

@@ -48,6 +48,11 @@ impl Position {
             );
         }
         let mut s = format!("{}{}", bd.square_name(m.from()), bd.square_name(m.to()));
+        // Squares killed without being occupied, ascending (Combined Arms R9).
+        for k in m.kills() {
+            s.push('x');
+            s.push_str(&bd.square_name(k));
+        }
         // An automatic change of type (`becomes`) is no choice, so it is not written.
         if let Some(p) = m.promotion() {
             let mover = self.board[m.from().idx()];
@@ -76,15 +81,64 @@ impl Position {
     /// Parses a move and checks it is legal here.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let t = text.trim();
-        if !self.looks_like_move(t) {
+        let Some((core, canonical)) = self.split_kills(t) else {
+            return Err(MoveError::Unparsable(t.to_string(), self.v.name.clone()));
+        };
+        if !self.looks_like_move(&core) {
             return Err(MoveError::Unparsable(t.to_string(), self.v.name.clone()));
         }
         let mut list = MoveList::new();
         self.legal_moves(&mut list);
         list.iter()
             .copied()
-            .find(|&m| self.move_to_string(m) == t)
+            .find(|&m| self.move_to_string(m) == canonical)
             .ok_or_else(|| MoveError::Illegal(t.to_string(), self.fen()))
+    }
+
+    /// Splits `x<square>` kill marks off a move (`b1c3xb3xb2`): the move without them,
+    /// and the move written canonically, kills ascending (they may come in any order,
+    /// Combined Arms R14). None when a kill mark names no square or repeats one.
+    fn split_kills(&self, t: &str) -> Option<(String, String)> {
+        let bd = &self.v.board;
+        // The first 'x' after the start square's file letter begins the kills.
+        let Some(i) = t
+            .char_indices()
+            .skip(1)
+            .find(|&(_, c)| c == 'x')
+            .map(|(i, _)| i)
+        else {
+            return Some((t.to_string(), t.to_string()));
+        };
+        let head = &t[..i];
+        let mut rest = &t[i..];
+        let mut kills = Vec::new();
+        while let Some(r) = rest.strip_prefix('x') {
+            if r.len() < 2 || !r.as_bytes()[0].is_ascii_lowercase() {
+                break;
+            }
+            let digits = r[1..]
+                .find(|c: char| !c.is_ascii_digit())
+                .map_or(r.len(), |j| j + 1);
+            if digits < 2 {
+                break;
+            }
+            let sq = bd.parse_square(&r[..digits])?;
+            if kills.contains(&sq) {
+                return None;
+            }
+            kills.push(sq);
+            rest = &r[digits..];
+        }
+        if kills.is_empty() {
+            return Some((t.to_string(), t.to_string()));
+        }
+        kills.sort();
+        let core = format!("{head}{rest}");
+        let marks: String = kills
+            .iter()
+            .map(|&k| format!("x{}", bd.square_name(k)))
+            .collect();
+        Some((core, format!("{head}{marks}{rest}")))
     }
 
     fn looks_like_move(&self, t: &str) -> bool {

@@ -2,7 +2,7 @@
 //! with make/unmake. Move generation lives in `movegen`, FEN in `fen`.
 
 use crate::geometry::{Bitboard, Square, SQUARE_SLOTS};
-use crate::moves::{Color, Move, MoveKind, Piece, PieceType, MAX_PIECE_TYPES};
+use crate::moves::{Color, Move, MoveKind, Piece, PieceType, MAX_KILLS, MAX_PIECE_TYPES};
 use crate::stacking::{self, Counts, MAX_STACK_PLANES};
 use crate::variant::Variant;
 use crate::zobrist::{MAX_HAND_COUNT, ZOBRIST};
@@ -20,6 +20,8 @@ pub struct Undo {
     /// The other piece of a switch (as it was before a promotion) or the friendly piece a
     /// combine joined; NONE otherwise.
     pub partner: Piece,
+    /// The pieces on the move's kill squares (rifle shots, armor paths), in kill order.
+    pub killed: [Piece; MAX_KILLS],
     /// Castling rights before.
     pub castling: u8,
     /// Zone-castling rights before.
@@ -303,6 +305,7 @@ impl Position {
             captured: Piece::NONE,
             moved: Piece::NONE,
             partner: Piece::NONE,
+            killed: [Piece::NONE; MAX_KILLS],
             castling: self.castling,
             castle_rooks: self.castle_rooks,
             ep: self.ep,
@@ -379,23 +382,31 @@ impl Position {
                 self.put(rook, rt);
             }
             kind => {
-                if kind == MoveKind::EnPassant {
-                    captured = self.remove(self.ep_victim);
-                } else if !self.board[to.idx()].is_none() {
-                    captured = self.remove(to);
+                if m.has_kills() {
+                    self.make_kills(m);
                 }
-                let mut p = self.remove(from);
-                moved = p;
-                if v.pawn_mask >> p.kind() & 1 != 0 {
-                    self.halfmove = 0;
-                }
-                if let Some(t) = m.promotion() {
-                    p = Piece::new(t, us);
-                }
-                self.put(p, to);
-                if kind == MoveKind::DoubleStep {
-                    self.ep = v.board_between(from, to);
-                    self.ep_victim = to;
+                if from == to {
+                    // A shot that does not move its shooter: nothing else changes.
+                    moved = self.board[from.idx()];
+                } else {
+                    if kind == MoveKind::EnPassant {
+                        captured = self.remove(self.ep_victim);
+                    } else if !self.board[to.idx()].is_none() {
+                        captured = self.remove(to);
+                    }
+                    let mut p = self.remove(from);
+                    moved = p;
+                    if v.pawn_mask >> p.kind() & 1 != 0 {
+                        self.halfmove = 0;
+                    }
+                    if let Some(t) = m.promotion() {
+                        p = Piece::new(t, us);
+                    }
+                    self.put(p, to);
+                    if kind == MoveKind::DoubleStep {
+                        self.ep = v.board_between(from, to);
+                        self.ep_victim = to;
+                    }
                 }
             }
         }
@@ -412,11 +423,14 @@ impl Position {
             u.moved = moved;
             u.partner = partner;
         }
-        let lost = if m.kind() == MoveKind::Drop {
+        let mut lost = if m.kind() == MoveKind::Drop {
             0
         } else {
             v.castle_mask[from.idx()] | v.castle_mask[to.idx()]
         };
+        for k in m.kills() {
+            lost |= v.castle_mask[k.idx()];
+        }
         if self.castling & lost != 0 {
             self.key ^= ZOBRIST.castling[self.castling as usize];
             self.castling &= !lost;
@@ -431,6 +445,20 @@ impl Position {
             self.fullmove += 1;
         }
         self.key ^= self.ep_key();
+    }
+
+    /// Removes the pieces a move kills without occupying their squares (kept out of
+    /// line so the ordinary move stays small).
+    #[inline(never)]
+    fn make_kills(&mut self, m: Move) {
+        let mut killed = [Piece::NONE; MAX_KILLS];
+        for (i, k) in m.kills().enumerate() {
+            killed[i] = self.remove(k);
+        }
+        self.halfmove = 0;
+        if let Some(u) = self.history.last_mut() {
+            u.killed = killed;
+        }
     }
 
     /// Takes back the last move; does nothing if there is none.
@@ -487,20 +515,25 @@ impl Position {
                 self.put(rook, rf);
             }
             kind => {
-                self.remove(to);
-                self.put(u.moved, from);
-                if !u.captured.is_none() {
-                    if let Some(d) = &self.v.drops {
-                        if d.to_hand >> u.captured.kind() & 1 != 0 {
-                            self.add_to_hand(us, u.captured.kind(), -1);
+                if from != to {
+                    self.remove(to);
+                    self.put(u.moved, from);
+                    if !u.captured.is_none() {
+                        if let Some(d) = &self.v.drops {
+                            if d.to_hand >> u.captured.kind() & 1 != 0 {
+                                self.add_to_hand(us, u.captured.kind(), -1);
+                            }
                         }
+                        let at = if kind == MoveKind::EnPassant {
+                            u.ep_victim
+                        } else {
+                            to
+                        };
+                        self.put(u.captured, at);
                     }
-                    let at = if kind == MoveKind::EnPassant {
-                        u.ep_victim
-                    } else {
-                        to
-                    };
-                    self.put(u.captured, at);
+                }
+                for (i, k) in m.kills().enumerate() {
+                    self.put(u.killed[i], k);
                 }
             }
         }
@@ -519,6 +552,7 @@ impl Position {
             captured: Piece::NONE,
             moved: Piece::NONE,
             partner: Piece::NONE,
+            killed: [Piece::NONE; MAX_KILLS],
             castling: self.castling,
             castle_rooks: self.castle_rooks,
             ep: self.ep,

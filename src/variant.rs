@@ -5,6 +5,7 @@
 
 use crate::attacks::{AttackerMap, PieceAttacks, Rays};
 use crate::betza;
+use crate::extended::{self, ExtRules, FlightFile, PathFile, PieceExtFile, ShotFile};
 use crate::geometry::{Bitboard, Board, Square};
 use crate::movement::Atom;
 use crate::movement::Offset;
@@ -54,6 +55,10 @@ pub struct VariantFile {
     /// Compound stacks (combine, split, transform), if the game has them.
     #[serde(default)]
     pub stacking: Option<StackingFile>,
+    /// Pawn double steps leave an en passant square (default true). When false, FEN's
+    /// en passant field is ignored on input and written `-`.
+    #[serde(default)]
+    pub en_passant: Option<bool>,
 }
 
 /// The stacking switch: the primitive atoms compositions count.
@@ -137,6 +142,15 @@ pub struct PieceFile {
     /// With `[stacking]`: the count of each primitive atom this piece is made of.
     #[serde(default)]
     pub composition: Option<Vec<u8>>,
+    /// Rifle shot: kills without moving (see `extended`).
+    #[serde(default)]
+    pub shot: Option<ShotFile>,
+    /// Path mover: a fixed number of unit steps that kill what they pass.
+    #[serde(default)]
+    pub path: Option<PathFile>,
+    /// Flight: to any empty square, then one borrowed follow-up.
+    #[serde(default)]
+    pub flight: Option<FlightFile>,
 }
 
 /// Promotion rule of a piece type.
@@ -207,6 +221,15 @@ pub struct CastlingFile {
     pub kingside: CastleSideFile,
     /// Castling towards the a side (`Q`/`q`).
     pub queenside: CastleSideFile,
+    /// True (default): castling needs FEN rights, lost when the king or rook moves.
+    /// False: allowed whenever king and rook stand on their start squares; the FEN
+    /// castling field is ignored on input and written `-`.
+    #[serde(default = "default_true")]
+    pub rights: bool,
+}
+
+fn default_true() -> bool {
+    true
 }
 
 fn first_rank() -> i32 {
@@ -311,6 +334,9 @@ pub struct CastleRule {
     pub must_be_empty: Bitboard,
     /// Squares the king stands on or crosses, which must not be attacked.
     pub king_path: Bitboard,
+    /// Types of the king and rook in the start position (what castling without rights
+    /// looks for on their squares), if they stand there.
+    pub pieces: Option<(PieceType, PieceType)>,
 }
 
 /// A compiled positional switch.
@@ -382,6 +408,12 @@ pub struct Variant {
     /// Per type: its stack plane code (0 for every type when there is no stacking), kept
     /// outside `stacking` so that placing a piece costs one lookup in every game.
     pub stack_code: [u16; MAX_PIECE_TYPES],
+    /// Shots, paths and flights, when a piece has one (their own generator and check).
+    pub ext: Option<Box<ExtRules>>,
+    /// Double steps leave an en passant square.
+    pub en_passant: bool,
+    /// Castling needs rights (false: only king and rook on their start squares).
+    pub castling_rights: bool,
     /// The source table, for `extends` and for display.
     pub file: VariantFile,
 }
@@ -460,25 +492,29 @@ impl Variant {
                     format!("letter '{}' is used twice", p.letter),
                 ));
             }
-            let atoms = match (&p.betza, &p.taxonomy) {
-                (Some(b), None) => {
-                    betza::parse(b).map_err(|e| err(&format!("{key}.betza"), e.to_string()))?
-                }
-                (None, Some(t)) => taxonomy::parse(t)
-                    .map_err(|e| err(&format!("{key}.taxonomy"), e.to_string()))?,
-                (Some(_), Some(_)) => {
-                    return Err(err(
+            // A piece that moves only by its path, shot or flight needs no atoms.
+            let extended_only = p.path.is_some() || p.shot.is_some() || p.flight.is_some();
+            let atoms =
+                match (&p.betza, &p.taxonomy) {
+                    (Some(b), None) if b.is_empty() && extended_only => Vec::new(),
+                    (None, None) if extended_only => Vec::new(),
+                    (Some(b), None) => {
+                        betza::parse(b).map_err(|e| err(&format!("{key}.betza"), e.to_string()))?
+                    }
+                    (None, Some(t)) => taxonomy::parse(t)
+                        .map_err(|e| err(&format!("{key}.taxonomy"), e.to_string()))?,
+                    (Some(_), Some(_)) => {
+                        return Err(err(
+                            &key,
+                            "give the movement once: betza or taxonomy, not both".into(),
+                        ))
+                    }
+                    (None, None) => return Err(err(
                         &key,
-                        "give the movement once: betza or taxonomy, not both".into(),
-                    ))
-                }
-                (None, None) => {
-                    return Err(err(
-                        &key,
-                        "no movement: give betza = \"…\" or taxonomy = \"…\"".into(),
-                    ))
-                }
-            };
+                        "no movement: give betza = \"…\", taxonomy = \"…\", path, shot or flight"
+                            .into(),
+                    )),
+                };
             pieces.push(PieceDef {
                 letter: p.letter,
                 name: if p.name.is_empty() {
@@ -654,9 +690,6 @@ impl Variant {
             .enumerate()
             .filter(|(_, p)| p.pawn)
             .fold(0u32, |m, (i, _)| m | 1 << i);
-        let ray_legality = attacks
-            .iter()
-            .all(|v| v.iter().all(|a| a.has_only_leaps_and_rides()));
         let mut facing_steps = Vec::new();
         for (i, f) in file.facing.iter().enumerate() {
             let dirs: &[(i8, i8)] = match f.as_str() {
@@ -745,6 +778,21 @@ impl Variant {
             }
         };
         let stack_code = stacking.as_ref().map_or([0; MAX_PIECE_TYPES], |s| s.code);
+        let ext_files: Vec<PieceExtFile> = file
+            .pieces
+            .iter()
+            .map(|p| PieceExtFile {
+                shot: p.shot.as_ref(),
+                path: p.path.as_ref(),
+                flight: p.flight.as_ref(),
+            })
+            .collect();
+        let ext = extended::compile(&board, &mut rays, &pieces, &ext_files, origin)?.map(Box::new);
+        // Shots, paths and flights make checks that rays cannot see.
+        let ray_legality = ext.is_none()
+            && attacks
+                .iter()
+                .all(|v| v.iter().all(|a| a.has_only_leaps_and_rides()));
         let mut castle_mask = vec![0u8; board.squares()];
         let castling = match &file.castling {
             None => None,
@@ -788,6 +836,17 @@ impl Variant {
                             & !sq(kf).bb()
                             & !sq(rf).bb();
                         let idx = c.idx() * 2 + side;
+                        let at = |f: i32| {
+                            start_board
+                                .iter()
+                                .find(|(s, _, col)| *s == sq(f) && *col == c)
+                                .map(|(_, t, _)| *t)
+                        };
+                        let pieces = at(kf).zip(at(rf));
+                        if !cf.rights && pieces.is_none() {
+                            let msg = "castling without rights needs the king and rook in the start position";
+                            return Err(err(key, msg.into()));
+                        }
                         castle_mask[sq(kf).idx()] |= 0b11 << (c.idx() * 2);
                         castle_mask[sq(rf).idx()] |= 1 << idx;
                         rules[idx] = Some(CastleRule {
@@ -797,6 +856,7 @@ impl Variant {
                             rook_to: sq(rt),
                             must_be_empty,
                             king_path,
+                            pieces,
                         });
                     }
                 }
@@ -894,6 +954,9 @@ impl Variant {
             lines,
             stacking,
             stack_code,
+            ext,
+            en_passant: file.en_passant.unwrap_or(true),
+            castling_rights: file.castling.as_ref().is_none_or(|c| c.rights),
             file,
         };
         // `Position::startpos` relies on the start FEN being valid: check it once here.

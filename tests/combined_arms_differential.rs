@@ -1,0 +1,256 @@
+//! Combined Arms: the engine's move generator against the independent one in
+//! `ca_reference` (mailbox, literal action sequences, no code shared with `src/`), on
+//! seeded random games, seeded random placements and the perft suite.
+
+mod ca_reference;
+
+use ca_reference as reference;
+use std::collections::BTreeSet;
+use tenfold::moves::MoveList;
+use tenfold::{builtin, suite, Position};
+
+/// A tiny deterministic generator so failures reproduce.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn engine_moves(pos: &Position) -> Vec<(String, tenfold::Move)> {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    list.iter().map(|&m| (pos.move_to_string(m), m)).collect()
+}
+
+/// What the compared positions exercised, so the test shows it reached every ruling.
+#[derive(Default, Debug)]
+struct Seen {
+    checks: usize,
+    castles: usize,
+    two_kills: usize,
+    shots_in_place: usize,
+    promotions: usize,
+    mates: usize,
+}
+
+impl Seen {
+    fn add(&mut self, pos: &Position, moves: &[(String, tenfold::Move)]) {
+        self.checks += pos.in_check() as usize;
+        self.mates += (moves.is_empty() && pos.in_check()) as usize;
+        for (t, m) in moves {
+            self.castles += (m.kind() == tenfold::MoveKind::Castle) as usize;
+            self.two_kills += (m.kill_count() >= 2) as usize;
+            self.shots_in_place += (m.from() == m.to()) as usize;
+            self.promotions += m.promotion().is_some() as usize;
+            let _ = t;
+        }
+    }
+}
+
+/// Compares the two generators on one position; returns the engine's moves.
+fn compare(pos: &Position) -> Vec<(String, tenfold::Move)> {
+    let fen = pos.fen();
+    let mine = engine_moves(pos);
+    let names: BTreeSet<String> = mine.iter().map(|(s, _)| s.clone()).collect();
+    assert_eq!(names.len(), mine.len(), "duplicate moves in {fen}");
+    let rp = reference::parse_fen(&fen);
+    let theirs = reference::legal_moves(&rp);
+    let want: BTreeSet<String> = theirs.keys().cloned().collect();
+    if names != want {
+        let extra: Vec<_> = names.difference(&want).collect();
+        let missing: Vec<_> = want.difference(&names).collect();
+        panic!("{fen}\n  engine only: {extra:?}\n  reference only: {missing:?}");
+    }
+    assert_eq!(
+        pos.in_check(),
+        reference::in_check(&rp),
+        "check status differs in {fen}"
+    );
+    mine
+}
+
+#[test]
+fn random_games_agree_with_the_reference_generator() {
+    let v = builtin::get("combined-arms").unwrap();
+    let mut rng = Rng(0x5EED_CA11_0000_0001);
+    let mut positions = 0;
+    let mut most = 0;
+    let mut seen = Seen::default();
+    for game in 0..60 {
+        let mut pos = Position::startpos(&v);
+        let start_key = pos.key();
+        for _ply in 0..80 {
+            let moves = compare(&pos);
+            seen.add(&pos, &moves);
+            positions += 1;
+            most = most.max(moves.len());
+            if moves.is_empty() {
+                break;
+            }
+            let (text, m) = &moves[rng.below(moves.len())];
+            let before = reference::parse_fen(&pos.fen());
+            let after = reference::legal_moves(&before)[text].clone();
+            pos.make_move(*m);
+            assert_eq!(
+                pos.key(),
+                pos.compute_key(),
+                "game {game}: key after {text}"
+            );
+            let fen = pos.fen();
+            assert_eq!(
+                fen.split(' ').next().unwrap(),
+                reference::placement(&after.board),
+                "game {game}: board after {text}"
+            );
+            assert!(
+                fen.contains(" - - "),
+                "castling and en passant fields are always '-' (R14): {fen}"
+            );
+        }
+        while pos.ply_count() > 0 {
+            pos.unmake_move();
+        }
+        assert_eq!(pos.key(), start_key);
+        assert_eq!(pos.fen(), v.start_fen);
+    }
+    eprintln!("{positions} positions, at most {most} moves, {seen:?}");
+    assert!(positions >= 2000, "only {positions} positions");
+    assert!(
+        seen.checks > 20 && seen.castles > 20 && seen.two_kills > 20,
+        "{seen:?}"
+    );
+    assert!(
+        seen.shots_in_place > 100 && seen.promotions > 20,
+        "{seen:?}"
+    );
+    assert!(
+        most < tenfold::moves::MAX_MOVES / 2,
+        "{most} moves in one position"
+    );
+}
+
+/// A random legal placement: both kings, up to `n` other pieces anywhere a piece of
+/// that kind can stand, the side not to move not in check.
+fn random_placement(rng: &mut Rng, n: usize) -> String {
+    loop {
+        let mut b: reference::Board = [None; 64];
+        for white in [true, false] {
+            loop {
+                let s = rng.below(64);
+                if b[s].is_none() {
+                    b[s] = Some(reference::Pc { white, kind: 'K' });
+                    break;
+                }
+            }
+        }
+        for _ in 0..rng.below(n + 1) {
+            let s = rng.below(64);
+            let white = rng.below(2) == 0;
+            let kind = ['P', 'P', 'P', 'N', 'B', 'R', 'Q'][rng.below(7)];
+            let last = if white { 7 } else { 0 };
+            if b[s].is_none() && !(kind == 'P' && s / 8 == last) {
+                b[s] = Some(reference::Pc { white, kind });
+            }
+        }
+        let white = rng.below(2) == 0;
+        let ks = (0..64)
+            .find(|&s| {
+                b[s] == Some(reference::Pc {
+                    white: !white,
+                    kind: 'K',
+                })
+            })
+            .unwrap();
+        if reference::capturable(&b, ks, white) {
+            continue;
+        }
+        let side = if white { "w" } else { "b" };
+        return format!("{} {side} - - 0 1", reference::placement(&b));
+    }
+}
+
+#[test]
+fn random_placements_agree_with_the_reference_generator() {
+    let v = builtin::get("combined-arms").unwrap();
+    let mut rng = Rng(0x0DD5_EED5_CA00_0002);
+    let mut seen = Seen::default();
+    for i in 0..1500 {
+        let fen = random_placement(&mut rng, if i % 3 == 0 { 28 } else { 14 });
+        let mut pos = Position::from_fen(&v, &fen).unwrap();
+        let moves = compare(&pos);
+        seen.add(&pos, &moves);
+        // Every move made and taken back restores the position and its key.
+        for (text, m) in moves.iter().take(40) {
+            pos.make_move(*m);
+            assert_eq!(pos.key(), pos.compute_key(), "{fen}: key after {text}");
+            pos.unmake_move();
+            assert_eq!(pos.fen(), fen, "{fen}: unmake {text}");
+        }
+    }
+    eprintln!("{seen:?}");
+    assert!(
+        seen.checks > 50 && seen.mates > 0 && seen.two_kills > 50,
+        "{seen:?}"
+    );
+}
+
+#[test]
+fn nine_queens_among_many_targets_fit_in_one_move_list() {
+    // Nine Queens (eight promoted) each fly, step, shoot and kill in passing: about 1,400
+    // distinct moves, beyond what a 1,024-move list holds.
+    let v = builtin::get("combined-arms").unwrap();
+    let fen = "kb6/bb2p1p1/1p1p1p1p/p1p1p1p1/8/1p1p1p1p/QQQQQQQQ/Q3K3 w - - 0 1";
+    let moves = compare(&Position::from_fen(&v, fen).unwrap());
+    assert!(moves.len() > 1024, "{} moves", moves.len());
+}
+
+#[test]
+fn the_suite_agrees_with_the_reference_generator_at_depth_two() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/perft/combined-arms.epd");
+    let text = std::fs::read_to_string(path).unwrap();
+    let lines = suite::parse_suite(&text, "perft/combined-arms.epd").unwrap();
+    assert!(lines.len() >= 13);
+    let v = builtin::get("combined-arms").unwrap();
+    for line in &lines {
+        let pos = Position::from_fen(&v, &line.fen).unwrap();
+        compare(&pos);
+        let rp = reference::parse_fen(&line.fen);
+        for &(depth, expected) in line.expected.iter().filter(|(d, _)| *d <= 2) {
+            assert_eq!(
+                reference::perft(&rp, depth),
+                expected,
+                "line {} D{depth}: {}",
+                line.line,
+                line.fen
+            );
+        }
+    }
+}
+
+/// Depth 3 of the whole suite by the reference generator (minutes; run by hand with
+/// `cargo test --release --test combined_arms_differential -- --ignored`).
+#[test]
+#[ignore]
+fn the_suite_agrees_with_the_reference_generator_at_depth_three() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/perft/combined-arms.epd");
+    let text = std::fs::read_to_string(path).unwrap();
+    for line in suite::parse_suite(&text, "perft/combined-arms.epd").unwrap() {
+        let rp = reference::parse_fen(&line.fen);
+        for &(depth, expected) in &line.expected {
+            assert_eq!(
+                reference::perft(&rp, depth),
+                expected,
+                "line {} D{depth}: {}",
+                line.line,
+                line.fen
+            );
+        }
+    }
+}
