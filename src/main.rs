@@ -10,6 +10,17 @@ use std::time::Instant;
 use tenfold::moves::MoveList;
 use tenfold::{builtin, perft, suite, Position, Variant};
 
+/// Prints a line on stdout; when the reader has gone (`tenfold moves | head -1`) the
+/// process ends quietly instead of panicking on the broken pipe.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 #[derive(Parser)]
 #[command(
     name = "tenfold",
@@ -216,10 +227,10 @@ fn variants(c: &Common) -> Result<(), Fail> {
             .iter()
             .map(|(n, f, r, d)| json!({"name": n, "files": f, "ranks": r, "description": d}))
             .collect();
-        println!("{}", json!({ "variants": list }));
+        out!("{}", json!({ "variants": list }));
     } else {
         for (n, f, r, d) in rows {
-            println!("{n:<16} {f}x{r:<4} {d}");
+            out!("{n:<16} {f}x{r:<4} {d}");
         }
     }
     Ok(())
@@ -232,10 +243,10 @@ fn moves(c: &Common) -> Result<(), Fail> {
     let mut names: Vec<String> = list.iter().map(|&m| pos.move_to_string(m)).collect();
     names.sort();
     if c.json {
-        println!("{}", json!({ "moves": names }));
+        out!("{}", json!({ "moves": names }));
     } else {
         for n in names {
-            println!("{n}");
+            out!("{n}");
         }
     }
     Ok(())
@@ -251,11 +262,11 @@ fn fen(c: &Common) -> Result<(), Fail> {
             o["result"] = json!(r.pgn());
             o["reason"] = json!(why);
         }
-        println!("{o}");
+        out!("{o}");
     } else {
-        println!("{fen}");
+        out!("{fen}");
         if let Some((r, why)) = over {
-            println!("{} {}", r.pgn(), why);
+            out!("{} {}", r.pgn(), why);
         }
     }
     Ok(())
@@ -265,30 +276,30 @@ fn describe(c: &Common, piece: &str) -> Result<(), Fail> {
     let v = variant(c)?;
     let d = tenfold::describe::describe(piece, &v).map_err(usage)?;
     if c.json {
-        println!(
+        out!(
             "{}",
             json!({"betza": d.betza, "taxonomy": d.taxonomy, "diagram": d.diagram, "note": d.note})
         );
     } else {
-        println!("{}", d.source);
-        println!("betza     {}", d.betza);
-        println!(
+        out!("{}", d.source);
+        out!("betza     {}", d.betza);
+        out!(
             "taxonomy  {}",
             d.taxonomy.as_deref().unwrap_or("(no taxonomy name)")
         );
-        println!();
+        out!();
         let n = d.diagram.len();
         for (i, row) in d.diagram.iter().enumerate() {
-            println!("{:>2} {row}", n - i);
+            out!("{:>2} {row}", n - i);
         }
         let files: Vec<String> = (0..n)
             .map(|f| ((b'a' + f as u8) as char).to_string())
             .collect();
-        println!("   {}", files.join(" "));
-        println!();
-        println!("{}", tenfold::describe::LEGEND);
+        out!("   {}", files.join(" "));
+        out!();
+        out!("{}", tenfold::describe::LEGEND);
         if let Some(n) = &d.note {
-            println!("{n}");
+            out!("{n}");
         }
     }
     Ok(())
@@ -317,17 +328,17 @@ fn perft_depth(c: &Common, a: &PerftArgs) -> Result<(), Fail> {
                 d.iter().map(|(m, n)| (m.clone(), json!(n))).collect();
             o["divide"] = serde_json::Value::Object(map);
         }
-        println!("{o}");
+        out!("{o}");
     } else {
         if let Some(d) = &divide {
             for (m, n) in d {
-                println!("{m}: {n}");
+                out!("{m}: {n}");
             }
-            println!();
+            out!();
         }
-        println!("nodes {nodes}");
-        println!("time {ms} ms");
-        println!("nps {nps}");
+        out!("nodes {nodes}");
+        out!("time {ms} ms");
+        out!("nps {nps}");
     }
     Ok(())
 }
@@ -387,7 +398,7 @@ fn perft_suite(c: &Common, a: &PerftArgs, file: &str) -> Result<(), Fail> {
                 b.println(text);
                 b.inc(1);
             }
-            None if !c.json => println!("{text}"),
+            None if !c.json => out!("{text}"),
             None => {}
         }
     }
@@ -396,13 +407,13 @@ fn perft_suite(c: &Common, a: &PerftArgs, file: &str) -> Result<(), Fail> {
     }
     let secs = start.elapsed().as_secs_f64();
     if c.json {
-        println!(
+        out!(
             "{}",
             json!({"passed": passed, "failed": failed, "nodes": total_nodes,
                    "ms": (secs * 1000.0) as u64, "lines": results})
         );
     } else {
-        println!(
+        out!(
             "{passed} passed, {failed} failed ({total_nodes} nodes in {:.1} s)",
             secs
         );
@@ -579,7 +590,7 @@ fn run_match(c: &Common, a: &MatchArgs) -> Result<(), Fail> {
                 b.set_message(status);
                 b.inc(1);
             }
-            None if !json => println!("{line}\n{status}"),
+            None if !json => out!("{line}\n{status}"),
             None => {}
         }
     };
@@ -647,12 +658,12 @@ fn print_match_summary(r: &tenfold::arena::MatchResult, json: bool) {
         if let Some((llr, verdict)) = r.sprt {
             o["sprt"] = json!({"llr": llr, "verdict": format!("{verdict:?}")});
         }
-        println!("{o}");
+        out!("{o}");
         return;
     }
-    println!();
+    out!();
     for (a, b, w, elo, err, p) in &rows {
-        println!(
+        out!(
             "{} vs {}: +{} -{} ={}  score {:.1}%  Elo {:+.1} ± {:.1}  LOS {:.1}%  pairs {:?}",
             r.names[*a],
             r.names[*b],
@@ -667,12 +678,12 @@ fn print_match_summary(r: &tenfold::arena::MatchResult, json: bool) {
         );
     }
     if n > 2 {
-        println!("\ncrosstable (points scored by the row engine against the column engine)");
+        out!("\ncrosstable (points scored by the row engine against the column engine)");
         print!("{:<16}", "");
         for name in &r.names {
             print!("{name:>10}");
         }
-        println!("{:>10}", "total");
+        out!("{:>10}", "total");
         for a in 0..n {
             print!("{:<16}", r.names[a]);
             let mut total = 0.0;
@@ -690,13 +701,13 @@ fn print_match_summary(r: &tenfold::arena::MatchResult, json: bool) {
                     print!("{:>10}", format!("{pts}/{}", w.games()));
                 }
             }
-            println!("{total:>10}");
+            out!("{total:>10}");
         }
     }
     if let Some((llr, verdict)) = r.sprt {
-        println!("SPRT: LLR {llr:.2} — {verdict:?}");
+        out!("SPRT: LLR {llr:.2} — {verdict:?}");
     }
-    println!("{} games played", r.games.len());
+    out!("{} games played", r.games.len());
 }
 
 fn pgn_check(c: &Common, a: &PgnArgs) -> Result<(), Fail> {
@@ -713,25 +724,25 @@ fn pgn_check(c: &Common, a: &PgnArgs) -> Result<(), Fail> {
         }
         if !c.json {
             match &verdict {
-                Ok(n) => println!(
+                Ok(n) => out!(
                     "ok   game {} (line {}): {n} moves, {}",
                     i + 1,
                     g.line,
                     g.tag("Result").unwrap_or("*")
                 ),
-                Err(e) => println!("FAIL game {} (line {}): {e}", i + 1, g.line),
+                Err(e) => out!("FAIL game {} (line {}): {e}", i + 1, g.line),
             }
         }
         results.push(json!({"game": i + 1, "line": g.line, "ok": verdict.is_ok(),
                             "error": verdict.err()}));
     }
     if c.json {
-        println!(
+        out!(
             "{}",
             json!({"games": games.len(), "failed": bad, "results": results})
         );
     } else {
-        println!("{} passed, {} failed", games.len() - bad, bad);
+        out!("{} passed, {} failed", games.len() - bad, bad);
     }
     if bad > 0 {
         Err(Fail(1, format!("{bad} game(s) failed the check")))

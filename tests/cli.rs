@@ -156,3 +156,27 @@ fn a_malformed_variant_file_names_file_and_key() {
     assert_eq!(code, 2);
     assert!(err.contains("bad.toml"), "{err}");
 }
+
+#[test]
+fn a_closed_pipe_ends_the_process_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tenfold"))
+        .args(["perft", "--depth", "3", "--divide"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read nothing: close our end at once, as `| head -0` would.
+    drop(child.stdout.take());
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(status.success() || status.code().is_none(), "{status:?}");
+}
