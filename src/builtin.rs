@@ -12,6 +12,7 @@ pub const TABLES: &[(&str, &str)] = &[
     ("embassy", include_str!("../tables/embassy.toml")),
     ("janus", include_str!("../tables/janus.toml")),
     ("shako", include_str!("../tables/shako.toml")),
+    ("grand", include_str!("../tables/grand.toml")),
     ("archmage", include_str!("../tables/archmage.toml")),
     ("wildeurasian", include_str!("../tables/wildeurasian.toml")),
     ("augsburg", include_str!("../tables/augsburg.toml")),

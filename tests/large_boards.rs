@@ -37,7 +37,7 @@ fn large_board_variants_match_published_counts() {
             checked.push(name.to_string());
         }
     }
-    for name in ["capablanca", "embassy", "janus", "shako"] {
+    for name in ["grand", "capablanca", "embassy", "janus", "shako"] {
         assert!(checked.iter().any(|c| c == name), "{name} was not checked");
     }
 }
