@@ -1103,6 +1103,30 @@ impl Description {
 }
 
 /// Parses a taxonomy name into deduplicated movement atoms (White's view).
+/// The path mover a name describes, as (exact step count, step set in Betza): a single
+/// `fire N-step fell Bent <leaper> Rider` — exactly N steps, turning freely, killing what
+/// it passes — is the Combined Arms armor (T5) and maps onto the table key `path`.
+pub fn path_of(name: &str) -> Option<(u32, String)> {
+    let d = parse_description(name).ok()?;
+    let [c] = d.components.as_slice() else {
+        return None;
+    };
+    let exact = match c.stepping.count {
+        Count::Exactly(n) => n as u32,
+        _ => return None,
+    };
+    let is_path = c.rider
+        && !c.walker
+        && c.turning == Turning::Free
+        && c.stepping.fell
+        && !c.stepping.free
+        && !c.stepping.ring
+        && c.mode == Mode::Both
+        && c.directions == ALL_DIRECTIONS
+        && (1..=5).contains(&exact);
+    is_path.then(|| (exact, c.block.betza().to_string()))
+}
+
 pub fn parse(name: &str) -> Result<Vec<Atom>, TaxonomyError> {
     parse_description(name)?.atoms()
 }
@@ -1540,6 +1564,10 @@ mod tests {
         assert_eq!(tax("fury free Dabbabah Rider").len(), 2 * 3 + 2 * 4);
         assert!(err("fury Wazir Rider").contains("minimum-distance rider"));
         assert!(err("fire 3-step Wazir Rider").contains("path mover"));
+        // T5: the Combined Arms armor is a path of exactly three W steps.
+        assert_eq!(path_of("fire 3-step fell Bent Wazir Rider"), Some((3, "W".to_string())));
+        assert_eq!(path_of("fire 3-step Bent Wazir Rider"), None);
+        assert_eq!(path_of("Noble-Rook"), None);
         assert!(err("ring Wazir Rider").contains("path mover"));
         assert!(err("Bent Wazir Rider").contains("path mover"));
         assert!(err("Crooked Ferz Rider").contains("path mover"));

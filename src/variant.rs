@@ -461,7 +461,16 @@ impl Variant {
     }
 
     /// Compiles a parsed table.
-    pub fn compile(file: VariantFile, origin: &str) -> Result<Variant, VariantError> {
+    pub fn compile(mut file: VariantFile, origin: &str) -> Result<Variant, VariantError> {
+        // A taxonomy name that describes a path mover (T5's armor) is that `path`.
+        for p in file.pieces.iter_mut() {
+            if let (None, None, Some((steps, betza))) =
+                (&p.betza, &p.path, p.taxonomy.as_deref().and_then(taxonomy::path_of))
+            {
+                p.path = Some(PathFile { steps, betza });
+                p.taxonomy = None;
+            }
+        }
         let err = |key: &str, msg: String| VariantError::Value {
             origin: origin.to_string(),
             key: key.to_string(),

@@ -289,3 +289,21 @@ fn cli_describe_text_json_and_errors() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(err.contains("did you mean \"Noble\""), "{err}");
 }
+
+/// T5: "fire 3-step fell Bent Wazir Rider" is the Combined Arms armor — a table that
+/// names its Knight so plays exactly the built-in game.
+#[test]
+fn the_armor_named_in_the_taxonomy_is_the_combined_arms_knight() {
+    let text = include_str!("../tables/combined-arms.toml")
+        .replace(
+            "path = { steps = 3, betza = \"W\" }",
+            "taxonomy = \"fire 3-step fell Bent Wazir Rider\"",
+        )
+        .replace("name = \"combined-arms\"", "name = \"ca-taxonomy\"");
+    assert!(text.contains("fell Bent Wazir Rider"));
+    let named = Arc::new(Variant::from_toml(&text, "ca-taxonomy").unwrap());
+    let built_in = builtin::get("combined-arms").unwrap();
+    let mut a = tenfold::Position::startpos(&named);
+    let mut b = tenfold::Position::startpos(&built_in);
+    assert_eq!(tenfold::perft::perft(&mut a, 3), tenfold::perft::perft(&mut b, 3));
+}
