@@ -1565,7 +1565,10 @@ mod tests {
         assert!(err("fury Wazir Rider").contains("minimum-distance rider"));
         assert!(err("fire 3-step Wazir Rider").contains("path mover"));
         // T5: the Combined Arms armor is a path of exactly three W steps.
-        assert_eq!(path_of("fire 3-step fell Bent Wazir Rider"), Some((3, "W".to_string())));
+        assert_eq!(
+            path_of("fire 3-step fell Bent Wazir Rider"),
+            Some((3, "W".to_string()))
+        );
         assert_eq!(path_of("fire 3-step Bent Wazir Rider"), None);
         assert_eq!(path_of("Noble-Rook"), None);
         assert!(err("ring Wazir Rider").contains("path mover"));

@@ -453,10 +453,23 @@ fn file_index(c: char, files: u8) -> Option<i32> {
 impl Variant {
     /// Parses and compiles a variant table; `origin` names it in errors.
     pub fn from_toml(text: &str, origin: &str) -> Result<Variant, VariantError> {
-        let file: VariantFile = toml::from_str(text).map_err(|e| VariantError::Toml {
+        let toml_err = |e: toml::de::Error| VariantError::Toml {
             origin: origin.to_string(),
             msg: toml_message(text, &e),
-        })?;
+        };
+        let table: toml::Table = toml::from_str(text).map_err(toml_err)?;
+        if !table.contains_key("extends") {
+            let file: VariantFile = toml::from_str(text).map_err(toml_err)?;
+            return Variant::compile(file, origin);
+        }
+        let merged = extend(table, origin)?;
+        let file: VariantFile =
+            toml::Value::Table(merged)
+                .try_into()
+                .map_err(|e: toml::de::Error| VariantError::Toml {
+                    origin: origin.to_string(),
+                    msg: e.to_string().replace('\n', " ").trim().to_string(),
+                })?;
         Variant::compile(file, origin)
     }
 
@@ -464,9 +477,11 @@ impl Variant {
     pub fn compile(mut file: VariantFile, origin: &str) -> Result<Variant, VariantError> {
         // A taxonomy name that describes a path mover (T5's armor) is that `path`.
         for p in file.pieces.iter_mut() {
-            if let (None, None, Some((steps, betza))) =
-                (&p.betza, &p.path, p.taxonomy.as_deref().and_then(taxonomy::path_of))
-            {
+            if let (None, None, Some((steps, betza))) = (
+                &p.betza,
+                &p.path,
+                p.taxonomy.as_deref().and_then(taxonomy::path_of),
+            ) {
                 p.path = Some(PathFile { steps, betza });
                 p.taxonomy = None;
             }
@@ -1068,6 +1083,63 @@ fn toml_message(text: &str, e: &toml::de::Error) -> String {
         format!("line {line_no}: {message}")
     } else {
         format!("line {line_no}: {}: {message}", path.join("."))
+    }
+}
+
+/// Resolves `extends = "NAME"`: the built-in table NAME with this file's keys laid over
+/// it. Tables merge key by key; `[[piece]]` entries merge by `letter` (a known letter
+/// overrides that piece's keys, a new one adds a piece); any other value replaces.
+fn extend(mut table: toml::Table, origin: &str) -> Result<toml::Table, VariantError> {
+    let err = |msg: String| VariantError::Value {
+        origin: origin.to_string(),
+        key: "extends".into(),
+        msg,
+    };
+    let name = match table.remove("extends") {
+        Some(toml::Value::String(n)) => n,
+        _ => {
+            return Err(err(
+                "must be the name of a built-in variant, as a string".into()
+            ))
+        }
+    };
+    let (_, base_text) = crate::builtin::TABLES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .ok_or_else(|| {
+            err(format!(
+                "\"{name}\" is not a built-in variant ({})",
+                crate::builtin::names().join(", ")
+            ))
+        })?;
+    let mut base: toml::Table = toml::from_str(base_text)
+        .map_err(|e| err(format!("built-in table {name} does not parse: {e}")))?;
+    merge_tables(&mut base, table);
+    Ok(base)
+}
+
+fn merge_tables(base: &mut toml::Table, over: toml::Table) {
+    for (k, v) in over {
+        match (base.get_mut(&k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge_tables(b, o),
+            (Some(toml::Value::Array(b)), toml::Value::Array(o)) if k == "piece" => {
+                for entry in o {
+                    let letter = entry.get("letter").cloned();
+                    let same = b
+                        .iter_mut()
+                        .find(|e| letter.is_some() && e.get("letter") == letter.as_ref());
+                    match (same, entry) {
+                        (Some(toml::Value::Table(bt)), toml::Value::Table(ot)) => {
+                            merge_tables(bt, ot)
+                        }
+                        (_, entry) => b.push(entry),
+                    }
+                }
+            }
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
     }
 }
 

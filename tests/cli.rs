@@ -180,3 +180,38 @@ fn a_closed_pipe_ends_the_process_quietly() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(status.success() || status.code().is_none(), "{status:?}");
 }
+
+#[test]
+fn a_variant_file_may_extend_a_built_in_and_override_keys() {
+    let table = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chess-plus.toml");
+    let (code, out, err) = tenfold(&[
+        "moves",
+        "--variant-file",
+        table,
+        "--variant",
+        "chess-plus",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // 16 pawn moves, 8 nightrider moves (b1a3 b1c3 b1d5 b1e7, g1h3 g1f3 g1e5 g1d7: the
+    // lines through c3 and f3 run on to the black pawns) and the Cardinal's leaps c1b3 c1d3.
+    let moves = json(&out)["moves"].as_array().unwrap().len();
+    assert_eq!(moves, 26, "{out}");
+    assert!(out.contains("b1e7") && out.contains("c1d3"));
+    // Castling and promotion still come from chess.toml; the promotion list is chess's.
+    let (code, _, _) = tenfold(&[
+        "fen",
+        "--variant-file",
+        table,
+        "--variant",
+        "chess-plus",
+        "--moves",
+        "c1d3",
+    ]);
+    assert_eq!(code, 0);
+    let bad = std::env::temp_dir().join(format!("tenfold-extends-{}.toml", std::process::id()));
+    std::fs::write(&bad, "extends = \"nosuch\"\nname = \"x\"\n").unwrap();
+    let (code, _, err) = tenfold(&["moves", "--variant-file", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("extends") && err.contains("nosuch"), "{err}");
+}

@@ -305,5 +305,8 @@ fn the_armor_named_in_the_taxonomy_is_the_combined_arms_knight() {
     let built_in = builtin::get("combined-arms").unwrap();
     let mut a = tenfold::Position::startpos(&named);
     let mut b = tenfold::Position::startpos(&built_in);
-    assert_eq!(tenfold::perft::perft(&mut a, 3), tenfold::perft::perft(&mut b, 3));
+    assert_eq!(
+        tenfold::perft::perft(&mut a, 3),
+        tenfold::perft::perft(&mut b, 3)
+    );
 }
