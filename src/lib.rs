@@ -6,7 +6,9 @@
 
 pub mod attacks;
 pub mod betza;
+pub mod bench;
 pub mod builtin;
+pub mod eval;
 pub mod fen;
 pub mod geometry;
 pub mod movegen;
@@ -15,8 +17,13 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod protocol;
+pub mod search;
 pub mod suite;
+pub mod tt;
+pub mod uci;
 pub mod variant;
+pub mod xboard;
 pub mod zobrist;
 
 pub use geometry::{Bitboard, Board, Square};

@@ -32,6 +32,40 @@ pub struct VariantFile {
     /// Castling, if the game has it.
     #[serde(default)]
     pub castling: Option<CastlingFile>,
+    /// Search switches and bench positions (`[search]`).
+    #[serde(default)]
+    pub search: SearchFile,
+}
+
+/// The `[search]` section: what the searcher may assume about the game.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct SearchFile {
+    /// Null-move pruning; switch off for games where passing can be an advantage
+    /// everywhere (zugzwang-rich rules).
+    #[serde(default = "yes")]
+    pub null_move: bool,
+    /// Late-move reductions; switch off for games where quiet moves decide too often.
+    #[serde(default = "yes")]
+    pub lmr: bool,
+    /// FENs `tenfold bench` searches; empty: the start position and positions reached
+    /// from it by fixed move sequences.
+    #[serde(default)]
+    pub bench: Vec<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for SearchFile {
+    fn default() -> Self {
+        SearchFile {
+            null_move: true,
+            lmr: true,
+            bench: Vec::new(),
+        }
+    }
 }
 
 /// One piece type in a variant table.
