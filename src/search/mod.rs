@@ -144,12 +144,37 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
     }
 }
 
+/// The moves of one ply and their ordering scores, kept on the heap per thread so that
+/// no node pays for zeroing them.
+struct Frame {
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+}
+
+impl Frame {
+    /// Selection sort step: brings the best of the moves from `i` on to `i`.
+    #[inline]
+    fn pick(&mut self, i: usize) -> (Move, i32) {
+        let n = self.moves.len();
+        let mut bi = i;
+        for j in i + 1..n {
+            if self.scores[j] > self.scores[bi] {
+                bi = j;
+            }
+        }
+        self.moves.as_mut_slice().swap(i, bi);
+        self.scores.swap(i, bi);
+        (self.moves.as_slice()[i], self.scores[i])
+    }
+}
+
 /// One search thread.
 pub(crate) struct Worker {
     pub id: usize,
     pub pos: Position,
     shared: Arc<Shared>,
     history: Box<[[i32; 128]; 64]>,
+    frames: Vec<Frame>,
     killers: Box<[[Move; 2]; MAX_PLY + 2]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -172,6 +197,12 @@ impl Worker {
             pos,
             shared,
             history: Box::new([[0; 128]; 64]),
+            frames: (0..MAX_PLY + 2)
+                .map(|_| Frame {
+                    moves: MoveList::new(),
+                    scores: [0; MAX_MOVES],
+                })
+                .collect(),
             killers: Box::new([[Move::NULL; 2]; MAX_PLY + 2]),
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -450,9 +481,9 @@ impl Worker {
                 }
             }
         }
-        let mut list = MoveList::new();
-        self.pos.legal_moves(&mut list);
+        self.pos.legal_moves(&mut self.frames[ply].moves);
         if root && !self.shared.limits.searchmoves.is_empty() {
+            let list = &mut self.frames[0].moves;
             let keep: Vec<Move> = list.iter().copied().filter(|m| self.shared.limits.searchmoves.contains(m)).collect();
             if !keep.is_empty() {
                 list.clear();
@@ -461,22 +492,22 @@ impl Worker {
                 }
             }
         }
-        if list.is_empty() {
+        if self.frames[ply].moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         if !root && self.pos.halfmove() >= 100 {
             return 0;
         }
         // A table move is only trusted if it is in the legal list (keys can collide).
-        if tt_move != Move::NULL && !list.iter().any(|&m| m == tt_move) {
+        if tt_move != Move::NULL && !self.frames[ply].moves.iter().any(|&m| m == tt_move) {
             tt_move = Move::NULL;
         }
-        let n = list.len();
-        let mut scores = [0i32; MAX_MOVES];
+        let n = self.frames[ply].moves.len();
         let e = Arc::clone(&self.shared.eval);
         let killers = self.killers[ply];
-        for (i, &m) in list.iter().enumerate() {
-            scores[i] = if m == tt_move {
+        for i in 0..n {
+            let m = self.frames[ply].moves.as_slice()[i];
+            self.frames[ply].scores[i] = if m == tt_move {
                 TT_SCORE
             } else if let Some(s) = tactical_score(&e, &self.pos, m) {
                 s
@@ -489,7 +520,6 @@ impl Worker {
             };
         }
         self.killers[ply + 1] = [Move::NULL; 2];
-        let moves = list.as_mut_slice();
         let mut best = -INF;
         let mut best_move = Move::NULL;
         let mut searched = 0;
@@ -497,36 +527,27 @@ impl Worker {
         let mut nq = 0;
         let lmr = lmr_table();
         for i in 0..n {
-            // Selection sort step: bring the best remaining move forward.
-            let mut bi = i;
-            for j in i + 1..n {
-                if scores[j] > scores[bi] {
-                    bi = j;
-                }
-            }
-            moves.swap(i, bi);
-            scores.swap(i, bi);
-            let m = moves[i];
+            let (m, score) = self.frames[ply].pick(i);
             let is_tactical = captured(&self.pos, m).is_some() || m.promotion().is_some();
             let quiet = !is_tactical;
-            if !root && !in_check && quiet && best > -MATE_BOUND && searched > 0 {
-                // Late move pruning and futility pruning near the leaves.
-                if depth <= 5 && searched >= (3 + depth * depth) as usize / (2 - improving as usize) {
-                    continue;
-                }
-                if depth <= 4 && eval != NO_EVAL && eval + 100 + 90 * depth <= alpha {
-                    continue;
-                }
-            }
-            if !root && !in_check && !quiet && depth <= 4 && best > -MATE_BOUND && searched > 0 && scores[i] < 0 {
-                // A losing exchange near the leaves is not worth a look.
-                if see(&e, &self.pos, m) < -60 * depth {
-                    continue;
+            // Near the leaves, late quiet moves, quiet moves that cannot lift the score to
+            // alpha, and losing exchanges are skipped unless they give check.
+            let mut prune = false;
+            if !root && !in_check && best > -MATE_BOUND && searched > 0 {
+                if quiet {
+                    prune = (depth <= 5 && searched >= (3 + depth * depth) as usize / (2 - improving as usize))
+                        || (depth <= 4 && eval != NO_EVAL && eval + 100 + 90 * depth <= alpha);
+                } else if depth <= 4 && score < 0 {
+                    prune = see(&e, &self.pos, m) < -60 * depth;
                 }
             }
             self.current[ply] = m;
             self.pos.make_move(m);
             let gives_check = self.pos.in_check();
+            if prune && !gives_check {
+                self.pos.unmake_move();
+                continue;
+            }
             let ext = (gives_check && (ply as i32) < 2 * self.root_depth) as i32;
             let new_depth = depth - 1 + ext;
             let mut s;
@@ -534,7 +555,7 @@ impl Worker {
                 s = -self.negamax(-beta, -alpha, new_depth, ply + 1, gives_check);
             } else {
                 let mut r = 0;
-                if self.shared.lmr && depth >= 3 && searched >= 2 && quiet && !in_check && !gives_check {
+                if self.shared.lmr && !root && depth >= 3 && searched >= 2 && quiet && !in_check && !gives_check {
                     r = lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     if pv_node {
                         r -= 1;
@@ -542,10 +563,10 @@ impl Worker {
                     if !improving {
                         r += 1;
                     }
-                    if scores[i] >= KILLER - 1 {
+                    if score >= KILLER - 1 {
                         r -= 1;
                     }
-                    r -= scores[i].clamp(-16384, 16384) / 8192;
+                    r -= score.clamp(-16384, 16384) / 8192;
                     r = r.clamp(0, new_depth - 1);
                 }
                 s = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, gives_check);
@@ -643,52 +664,41 @@ impl Worker {
             alpha = alpha.max(stand);
             best = stand;
         }
-        let mut list = MoveList::new();
-        self.pos.legal_moves(&mut list);
-        if list.is_empty() {
+        self.pos.legal_moves(&mut self.frames[ply].moves);
+        if self.frames[ply].moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         if self.pos.halfmove() >= 100 {
             return 0;
         }
         let e = Arc::clone(&self.shared.eval);
-        let mut scores = [0i32; MAX_MOVES];
+        // Keep only captures and promotions (every move when in check), scored.
         let mut n = 0;
-        {
-            let moves = list.as_mut_slice();
-            for i in 0..moves.len() {
-                let m = moves[i];
-                let s = match tactical_score(&e, &self.pos, m) {
-                    Some(s) => Some(if m == tt_move { TT_SCORE } else { s }),
-                    None if in_check => Some(if m == tt_move {
-                        TT_SCORE
-                    } else {
-                        self.history[moving_piece(&self.pos, m).idx()][m.to().idx()] - (1 << 29)
-                    }),
-                    None => None,
-                };
-                if let Some(s) = s {
-                    moves[n] = m;
-                    scores[n] = s;
-                    n += 1;
-                }
+        for i in 0..self.frames[ply].moves.len() {
+            let m = self.frames[ply].moves.as_slice()[i];
+            let s = match tactical_score(&e, &self.pos, m) {
+                Some(s) => Some(if m == tt_move { TT_SCORE } else { s }),
+                None if in_check => Some(if m == tt_move {
+                    TT_SCORE
+                } else {
+                    self.history[moving_piece(&self.pos, m).idx()][m.to().idx()] - (1 << 29)
+                }),
+                None => None,
+            };
+            if let Some(s) = s {
+                let f = &mut self.frames[ply];
+                f.moves.as_mut_slice()[n] = m;
+                f.scores[n] = s;
+                n += 1;
             }
         }
-        let moves = list.as_mut_slice();
+        self.frames[ply].moves.truncate(n);
         let mut best_move = Move::NULL;
         for i in 0..n {
-            let mut bi = i;
-            for j in i + 1..n {
-                if scores[j] > scores[bi] {
-                    bi = j;
-                }
-            }
-            moves.swap(i, bi);
-            scores.swap(i, bi);
-            let m = moves[i];
+            let (m, score) = self.frames[ply].pick(i);
             if !in_check {
                 // Exchanges that lose material cannot raise a stand-pat score.
-                if scores[i] < 0 {
+                if score < 0 {
                     continue;
                 }
                 let gain = captured(&self.pos, m).map_or(0, |t| e.value(t)) + m.promotion().map_or(0, |t| e.value(t));

@@ -48,8 +48,10 @@ impl Limits {
     ///
     /// A reserve of a twentieth of the clock (1..=50 ms) covers process and GUI latency;
     /// the rest is shared over the moves to go (30 if unknown) plus most of the
-    /// increment; one move never takes more than half of what is left (80% when it is
-    /// the last before the time control), so a 10 ms increment keeps the clock alive.
+    /// increment. One move aims at no more than an eighth of what is left and never takes
+    /// more than a quarter (half and 80% when it is the last before the time control): on
+    /// a short clock the increment then outgrows the spending, so a 10 ms increment keeps
+    /// the clock alive.
     pub fn plan(&self, us: Color) -> TimePlan {
         if self.infinite {
             return TimePlan::default();
@@ -69,9 +71,13 @@ impl Limits {
         let reserve = (t / 20).clamp(1, 50).min(t);
         let avail = (t - reserve).max(1);
         let mtg = self.movestogo.map_or(30, |m| m.clamp(1, 60)) as u64;
-        let cap = if mtg == 1 { avail * 8 / 10 } else { avail / 2 }.max(1);
-        let soft = (avail / mtg + inc * 3 / 4).min(cap).max(1);
-        let hard = (soft * 4).min(cap).max(1);
+        let (soft_cap, hard_cap) = if mtg == 1 {
+            (avail / 2, avail * 8 / 10)
+        } else {
+            (avail / 8, avail / 4)
+        };
+        let soft = (avail / mtg + inc * 3 / 4).min(soft_cap).max(1);
+        let hard = (soft * 4).min(hard_cap.max(1)).max(1);
         TimePlan {
             soft: Some(Duration::from_millis(soft)),
             hard: Some(Duration::from_millis(hard)),
@@ -84,7 +90,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_short_clock_with_increment_never_plans_past_half_the_clock() {
+    fn a_short_clock_with_increment_never_plans_past_a_quarter_of_the_clock() {
         for t in [5u64, 20, 50, 200, 1000, 60_000] {
             let l = Limits {
                 time: [Some(t), Some(t)],
@@ -93,7 +99,7 @@ mod tests {
             };
             let p = l.plan(Color::White);
             let hard = p.hard.unwrap().as_millis() as u64;
-            assert!(hard <= t.div_ceil(2), "clock {t} ms: hard limit {hard} ms");
+            assert!(hard <= t.div_ceil(4), "clock {t} ms: hard limit {hard} ms");
             assert!(p.soft.unwrap() <= p.hard.unwrap());
         }
     }
