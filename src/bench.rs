@@ -18,7 +18,9 @@ pub fn positions(v: &Arc<Variant>) -> Result<Vec<Position>, String> {
     if !listed.is_empty() {
         return listed
             .iter()
-            .map(|f| Position::from_fen(v, f).map_err(|e| format!("{}: bench position: {e}", v.name)))
+            .map(|f| {
+                Position::from_fen(v, f).map_err(|e| format!("{}: bench position: {e}", v.name))
+            })
             .collect();
     }
     let start = Position::startpos(v);
@@ -99,7 +101,9 @@ pub fn run(
                 fen: pos.fen(),
                 nodes: r.nodes,
                 ms: (secs * 1000.0).round() as u64,
-                bestmove: r.best.map_or("(none)".to_string(), |m| pos.move_to_string(m)),
+                bestmove: r
+                    .best
+                    .map_or("(none)".to_string(), |m| pos.move_to_string(m)),
                 score: r.score,
             };
             each(&line);

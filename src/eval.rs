@@ -27,12 +27,15 @@ const DEFAULT_PAWN_VALUE: i32 = 100;
 /// Bonus for the side to move.
 const TEMPO: i32 = 12;
 
+/// A (middlegame, endgame) bonus per square.
+type SquareTable = Box<[(i16, i16); SQUARE_SLOTS]>;
+
 /// Per-variant evaluation tables (built once per search from the variant).
 pub struct Eval {
     /// Material per piece type (royals 0).
     values: Vec<i32>,
     /// Piece-square bonuses per type, colour and square: (middlegame, endgame).
-    pst: Vec<[Box<[(i16, i16); SQUARE_SLOTS]>; 2]>,
+    pst: Vec<[SquareTable; 2]>,
     /// Mobility weight per type (cp per square, middlegame and endgame) and average.
     mob: Vec<(i32, i32, i32)>,
     pawn_mask: u32,
@@ -61,7 +64,7 @@ fn sample_occupancies(all: Bitboard) -> [Bitboard; 4] {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            if seed % 3 == 0 {
+            if seed.is_multiple_of(3) {
                 bb.set(sq);
             }
         }
@@ -189,7 +192,10 @@ impl Eval {
                 } else if def.pawn {
                     let adv = r - pawn_start_rank(&start, t, bd.ranks as i32);
                     let central = (bd.files as i32 - 1 - (2 * f - (bd.files as i32 - 1)).abs()) / 2;
-                    ((adv.max(0) * central.min(3) * 2) as i16, (adv.max(0) * 4) as i16)
+                    (
+                        (adv.max(0) * central.min(3) * 2) as i16,
+                        (adv.max(0) * 4) as i16,
+                    )
                 } else {
                     // Centipawns per quarter-square of mobility above average, bounded.
                     let w = values[t].max(100) / (avg4 * 3);
@@ -261,7 +267,8 @@ impl Eval {
                     // Grows with the square of the progress: a passer near the end is worth
                     // most of a piece in the endgame.
                     let p2 = adv * adv * 1000 / (total * total);
-                    passed[c.idx()][s] = ((5 + 60 * p2 / 1000) as i16, (15 + 170 * p2 / 1000) as i16);
+                    passed[c.idx()][s] =
+                        ((5 + 60 * p2 / 1000) as i16, (15 + 170 * p2 / 1000) as i16);
                 }
             }
         }
@@ -313,7 +320,8 @@ impl Eval {
             }
             let on_board = pos.pieces(t as PieceType, Color::White).count()
                 + pos.pieces(t as PieceType, Color::Black).count();
-            let in_hand = pos.hand(Color::White, t as PieceType) as u32 + pos.hand(Color::Black, t as PieceType) as u32;
+            let in_hand = pos.hand(Color::White, t as PieceType) as u32
+                + pos.hand(Color::Black, t as PieceType) as u32;
             total += (on_board + in_hand) as i32 * self.values[t];
         }
         total
@@ -331,7 +339,9 @@ impl Eval {
 
     /// True when either side has a piece in hand.
     pub fn any_in_hand(&self, pos: &Position) -> bool {
-        (0..self.values.len()).any(|t| pos.hand(Color::White, t as PieceType) > 0 || pos.hand(Color::Black, t as PieceType) > 0)
+        (0..self.values.len()).any(|t| {
+            pos.hand(Color::White, t as PieceType) > 0 || pos.hand(Color::Black, t as PieceType) > 0
+        })
     }
 
     /// The score of the position for the side to move, in centipawns.
@@ -350,8 +360,12 @@ impl Eval {
         }
         let royal_sq = [pos.royals(Color::White), pos.royals(Color::Black)];
         let zones = [
-            royal_sq[0].iter().fold(Bitboard::EMPTY, |z, s| z | self.zone[s.idx()]),
-            royal_sq[1].iter().fold(Bitboard::EMPTY, |z, s| z | self.zone[s.idx()]),
+            royal_sq[0]
+                .iter()
+                .fold(Bitboard::EMPTY, |z, s| z | self.zone[s.idx()]),
+            royal_sq[1]
+                .iter()
+                .fold(Bitboard::EMPTY, |z, s| z | self.zone[s.idx()]),
         ];
         // Weighted attacks on each side's royal zone, and how many pieces take part.
         let mut danger = [0i32; 2];

@@ -5,8 +5,8 @@
 //! `tables/*.toml`) → `position`/`fen`/`movegen`/`notation` → `perft` → CLI.
 
 pub mod attacks;
-pub mod betza;
 pub mod bench;
+pub mod betza;
 pub mod builtin;
 pub mod eval;
 pub mod fen;

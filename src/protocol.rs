@@ -63,7 +63,10 @@ pub fn read_stdin(first: Option<String>, tx: Sender<Msg>) {
                     return;
                 }
                 Ok(_) => {
-                    if tx.send(Msg::Line(buf.trim_end_matches(['\n', '\r']).to_string())).is_err() {
+                    if tx
+                        .send(Msg::Line(buf.trim_end_matches(['\n', '\r']).to_string()))
+                        .is_err()
+                    {
                         return;
                     }
                 }

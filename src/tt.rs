@@ -90,7 +90,9 @@ impl TranspositionTable {
         let buckets = (mb.max(1) << 20) / bytes_per_bucket;
         let buckets = buckets.max(1);
         TranspositionTable {
-            words: (0..buckets * BUCKET * 2).map(|_| AtomicU64::new(0)).collect(),
+            words: (0..buckets * BUCKET * 2)
+                .map(|_| AtomicU64::new(0))
+                .collect(),
             ages: (0..buckets * BUCKET).map(|_| AtomicU8::new(0)).collect(),
             buckets,
             age: AtomicU8::new(0),
@@ -156,7 +158,10 @@ impl TranspositionTable {
             if check ^ data == key {
                 if let Some(o) = old {
                     // Keep a deeper exact result of this very position from the same search.
-                    if bound != Bound::Exact && o.depth > depth + 2 && self.ages[i].load(Ordering::Relaxed) == age {
+                    if bound != Bound::Exact
+                        && o.depth > depth + 2
+                        && self.ages[i].load(Ordering::Relaxed) == age
+                    {
                         return;
                     }
                     let mv = if mv == Move::NULL { o.mv } else { mv };
@@ -181,7 +186,17 @@ impl TranspositionTable {
 
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn write(&self, i: usize, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) {
+    fn write(
+        &self,
+        i: usize,
+        key: u64,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        age: u8,
+    ) {
         let data = pack(mv, score, eval, depth, bound);
         self.words[2 * i + 1].store(data, Ordering::Relaxed);
         self.words[2 * i].store(key ^ data, Ordering::Relaxed);
@@ -214,7 +229,16 @@ mod tests {
         let m = Move::new(Square(12), Square(28), MoveKind::DoubleStep).with_promotion(4);
         tt.store(0xDEAD_BEEF_1234_5678, m, -31990, 57, 9, Bound::Lower);
         let h = tt.probe(0xDEAD_BEEF_1234_5678).expect("stored entry");
-        assert_eq!(h, Hit { mv: m, score: -31990, eval: 57, depth: 9, bound: Bound::Lower });
+        assert_eq!(
+            h,
+            Hit {
+                mv: m,
+                score: -31990,
+                eval: 57,
+                depth: 9,
+                bound: Bound::Lower
+            }
+        );
         assert_eq!(tt.probe(0xDEAD_BEEF_1234_5679), None);
     }
 }

@@ -69,7 +69,11 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
 /// The value after `key` in `parts` up to the next keyword of `keys`.
 fn after<'a>(parts: &'a [&'a str], key: &str, keys: &[&str]) -> Option<String> {
     let i = parts.iter().position(|p| *p == key)?;
-    let rest: Vec<&str> = parts[i + 1..].iter().take_while(|p| !keys.contains(p)).copied().collect();
+    let rest: Vec<&str> = parts[i + 1..]
+        .iter()
+        .take_while(|p| !keys.contains(p))
+        .copied()
+        .collect();
     Some(rest.join(" "))
 }
 
@@ -89,7 +93,9 @@ impl Uci {
     /// Handles one line; false means quit.
     fn command(&mut self, line: &str) -> bool {
         let parts: Vec<&str> = line.split_whitespace().collect();
-        let Some(&cmd) = parts.first() else { return true };
+        let Some(&cmd) = parts.first() else {
+            return true;
+        };
         if self.search.as_ref().is_some_and(|(h, _)| h.is_finished()) {
             self.search = None;
         }
@@ -114,7 +120,8 @@ impl Uci {
             "ponderhit" => {}
             "quit" => return false,
             "d" => {
-                self.out.line(&format!("info string fen {}", self.pos.fen()));
+                self.out
+                    .line(&format!("info string fen {}", self.pos.fen()));
             }
             _ => self.error(format!("unknown command: {line}")),
         }
@@ -122,7 +129,8 @@ impl Uci {
     }
 
     fn uci(&self) {
-        self.out.line(&format!("id name Tenfold {}", env!("CARGO_PKG_VERSION")));
+        self.out
+            .line(&format!("id name Tenfold {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author the Tenfold authors");
         let mut vars: Vec<String> = builtin::names().iter().map(|s| s.to_string()).collect();
         if !vars.contains(&self.variant.name) {
@@ -142,7 +150,8 @@ impl Uci {
             "option name Hash type spin default {} min 1 max 65536",
             self.engine.hash_mb()
         ));
-        self.out.line("option name VariantPath type string default <empty>");
+        self.out
+            .line("option name VariantPath type string default <empty>");
         self.out.line("option name Clear Hash type button");
         self.out.line("uciok");
     }
@@ -177,7 +186,10 @@ impl Uci {
                     return;
                 }
                 match builtin::load_file(&value) {
-                    Ok(v) => self.out.line(&format!("info string loaded variant {} from {value}", v.name)),
+                    Ok(v) => self.out.line(&format!(
+                        "info string loaded variant {} from {value}",
+                        v.name
+                    )),
                     Err(e) => self.error(e),
                 }
             }
@@ -289,7 +301,9 @@ impl Uci {
                 ));
             }
             Event::Done(r) => {
-                let best = r.best.map_or("(none)".to_string(), |m| root.move_to_string(m));
+                let best = r
+                    .best
+                    .map_or("(none)".to_string(), |m| root.move_to_string(m));
                 if r.best.is_none() {
                     out.line(&format!("info depth 0 score {}", uci_score(r.score)));
                 }

@@ -22,12 +22,18 @@ const XBOARD_SLOTS: &str = "PNBRQFEACWMOHIJGDVLSUK";
 
 /// The name XBoard uses for a game.
 pub fn xboard_name(ours: &str) -> &str {
-    XBOARD_NAMES.iter().find(|(o, _)| *o == ours).map_or(ours, |(_, x)| x)
+    XBOARD_NAMES
+        .iter()
+        .find(|(o, _)| *o == ours)
+        .map_or(ours, |(_, x)| x)
 }
 
 /// Our name for a game XBoard names.
 fn our_name(x: &str) -> &str {
-    XBOARD_NAMES.iter().find(|(_, n)| *n == x).map_or(x, |(o, _)| o)
+    XBOARD_NAMES
+        .iter()
+        .find(|(_, n)| *n == x)
+        .map_or(x, |(o, _)| o)
 }
 
 /// The `setup` and `piece` lines that describe a game to XBoard.
@@ -163,8 +169,8 @@ impl XBoard {
         };
         match cmd {
             "" => {}
-            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hard"
-            | "easy" | "draw" | "hint" | "bk" | "." | "analyze" | "exit" => {}
+            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
+            | "ics" | "hard" | "easy" | "draw" | "hint" | "bk" | "." | "analyze" | "exit" => {}
             "protover" => self.features(),
             "new" => {
                 self.abandon();
@@ -210,7 +216,11 @@ impl XBoard {
             }
             "white" | "black" => {
                 self.abandon();
-                let c = if cmd == "white" { Color::White } else { Color::Black };
+                let c = if cmd == "white" {
+                    Color::White
+                } else {
+                    Color::Black
+                };
                 self.engine_side = c.flip();
             }
             "level" => self.level(arg),
@@ -403,7 +413,14 @@ impl XBoard {
                 } else {
                     i.score as i64
                 };
-                out.line(&format!("{} {} {} {} {}", i.depth, score, i.ms / 10, i.nodes, i.pv.join(" ")));
+                out.line(&format!(
+                    "{} {} {} {} {}",
+                    i.depth,
+                    score,
+                    i.ms / 10,
+                    i.nodes,
+                    i.pv.join(" ")
+                ));
             }
             Event::Info(_) => {}
             Event::Done(r) => {
@@ -417,7 +434,8 @@ impl XBoard {
     fn play_result(&mut self, r: crate::search::SearchResult) {
         match r.best {
             Some(m) => {
-                self.out.line(&format!("move {}", self.pos.move_to_string(m)));
+                self.out
+                    .line(&format!("move {}", self.pos.move_to_string(m)));
                 self.pos.make_move(m);
                 self.announce_end();
             }

@@ -20,7 +20,13 @@ fn search(pos: &Position, limits: Limits, threads: usize) -> SearchResult {
 fn assert_mate(fen: &str, n: i32, first: &str) {
     let pos = chess(fen);
     let r = search(&pos, Limits::depth((2 * n - 1) as u32), 1);
-    assert_eq!(r.score, MATE - (2 * n - 1), "{fen}: score {} pv {:?}", r.score, r.pv_text);
+    assert_eq!(
+        r.score,
+        MATE - (2 * n - 1),
+        "{fen}: score {} pv {:?}",
+        r.score,
+        r.pv_text
+    );
     assert_eq!(r.pv_text.first().map(String::as_str), Some(first), "{fen}");
     assert_eq!(r.pv.len() as i32, 2 * n - 1, "{fen}: pv {:?}", r.pv_text);
 }
@@ -29,46 +35,74 @@ fn assert_mate(fen: &str, n: i32, first: &str) {
 fn mate_in_one_is_found_at_depth_one() {
     // Back-rank mate (C2: checkmate loses).
     assert_mate("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, "a1a8");
-    assert_mate("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3", 1, "f3f7");
+    assert_mate(
+        "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3",
+        1,
+        "f3f7",
+    );
 }
 
 #[test]
 fn mate_in_two_is_found_at_depth_three() {
     // A quiet rook sacrifice, then a pawn mates.
     assert_mate("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", 2, "a1a6");
-    assert_mate("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", 2, "g2g1");
+    assert_mate(
+        "6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1",
+        2,
+        "g2g1",
+    );
 }
 
 #[test]
 fn mate_in_three_is_found_at_depth_five() {
     assert_mate("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3, "f6a6");
-    assert_mate("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 3, "f8c5");
+    assert_mate(
+        "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1",
+        3,
+        "f8c5",
+    );
 }
 
 #[test]
 fn stalemate_scores_zero_and_has_no_move() {
     // C2: stalemate draws.
-    let r = search(&chess("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), Limits::depth(4), 1);
+    let r = search(
+        &chess("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+        Limits::depth(4),
+        1,
+    );
     assert_eq!((r.best, r.score), (None, 0));
 }
 
 #[test]
 fn a_checkmated_side_has_no_move_and_a_mate_score() {
-    let r = search(&chess("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"), Limits::depth(4), 1);
+    let r = search(
+        &chess("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"),
+        Limits::depth(4),
+        1,
+    );
     assert_eq!((r.best, r.score), (None, -MATE));
 }
 
 #[test]
 fn the_fifty_move_rule_makes_a_queen_up_a_draw() {
     // C2: the clock stands at 99; any move that is not a capture or pawn move draws.
-    let r = search(&chess("7k/8/8/8/8/8/8/1Q5K w - - 99 80"), Limits::depth(5), 1);
+    let r = search(
+        &chess("7k/8/8/8/8/8/8/1Q5K w - - 99 80"),
+        Limits::depth(5),
+        1,
+    );
     assert_eq!(r.score, 0, "pv {:?}", r.pv_text);
 }
 
 #[test]
 fn perpetual_check_saves_the_side_two_queens_down() {
     // C2: repetition draws; White checks forever.
-    let r = search(&chess("7k/6p1/6Q1/8/8/8/qq6/7K w - - 0 1"), Limits::depth(9), 1);
+    let r = search(
+        &chess("7k/6p1/6Q1/8/8/8/qq6/7K w - - 0 1"),
+        Limits::depth(9),
+        1,
+    );
     assert_eq!(r.score, 0, "pv {:?}", r.pv_text);
 }
 
@@ -80,7 +114,11 @@ fn table_entries_survive_concurrent_writers_intact() {
     let data = |k: u64| {
         let from = Square((k % 64) as u8);
         let to = Square(((k >> 6) % 64) as u8);
-        (Move::new(from, to, MoveKind::Normal), ((k >> 12) % 20000) as i32 - 10000, ((k >> 30) % 60) as i32)
+        (
+            Move::new(from, to, MoveKind::Normal),
+            ((k >> 12) % 20000) as i32 - 10000,
+            ((k >> 30) % 60) as i32,
+        )
     };
     let threads: Vec<_> = (0..4u64)
         .map(|t| {
@@ -125,18 +163,26 @@ fn bench_node_count_is_deterministic_with_one_thread() {
 
 #[test]
 fn a_variant_without_bench_positions_gets_start_and_fixed_lines() {
-    let v = tenfold::builtin::load_file(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mini.toml")).unwrap();
+    let v =
+        tenfold::builtin::load_file(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mini.toml"))
+            .unwrap();
     let ps = bench::positions(&v).unwrap();
     assert!(ps.len() >= 4, "{} positions", ps.len());
     assert_eq!(ps[0].fen(), Position::startpos(&v).fen());
     // The same lines every time.
-    let again: Vec<String> = bench::positions(&v).unwrap().iter().map(|p| p.fen()).collect();
+    let again: Vec<String> = bench::positions(&v)
+        .unwrap()
+        .iter()
+        .map(|p| p.fen())
+        .collect();
     assert_eq!(ps.iter().map(|p| p.fen()).collect::<Vec<_>>(), again);
 }
 
 #[test]
 fn search_works_on_a_loaded_game_through_the_generic_api() {
-    let v = tenfold::builtin::load_file(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mini.toml")).unwrap();
+    let v =
+        tenfold::builtin::load_file(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mini.toml"))
+            .unwrap();
     let pos = Position::startpos(&v);
     let r = search(&pos, Limits::depth(5), 2);
     let best = r.best.expect("a move");
@@ -166,8 +212,14 @@ fn stop_ends_an_infinite_search_within_20_ms() {
             best = best.min(dt);
         }
     }
-    assert!(best < Duration::from_millis(20), "fastest stop took {best:?}");
-    assert!(worst < Duration::from_millis(100), "slowest stop took {worst:?}");
+    assert!(
+        best < Duration::from_millis(20),
+        "fastest stop took {best:?}"
+    );
+    assert!(
+        worst < Duration::from_millis(100),
+        "slowest stop took {worst:?}"
+    );
 }
 
 #[test]
@@ -205,7 +257,12 @@ fn a_ten_millisecond_increment_never_loses_on_time() {
         let t0 = Instant::now();
         let r = engine.search(&pos, limits, Box::new(|_| {}));
         let spent = t0.elapsed().as_millis() as u64;
-        assert!(spent < clock[us.idx()], "{:?} spent {spent} ms of {} ms", us, clock[us.idx()]);
+        assert!(
+            spent < clock[us.idx()],
+            "{:?} spent {spent} ms of {} ms",
+            us,
+            clock[us.idx()]
+        );
         clock[us.idx()] = clock[us.idx()] - spent + 10;
         pos.make_move(r.best.expect("a move"));
     }

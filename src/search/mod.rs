@@ -89,6 +89,9 @@ pub struct SearchResult {
     pub pv_text: Vec<String>,
 }
 
+/// Depth, score and principal variation of a completed iteration.
+pub(crate) type Completed = (u32, i32, Vec<Move>);
+
 /// Everything the threads of one search share.
 pub(crate) struct Shared {
     pub tt: Arc<TranspositionTable>,
@@ -186,7 +189,7 @@ pub(crate) struct Worker {
     seldepth: usize,
     root_depth: i32,
     /// Depth, score and PV of the last completed iteration.
-    pub completed: Option<(u32, i32, Vec<Move>)>,
+    pub completed: Option<Completed>,
     stopped: bool,
 }
 
@@ -272,7 +275,13 @@ impl Worker {
     /// Iterative deepening on this thread; `skip` decides which depths a helper leaves
     /// to the others. `report` is called after each completed iteration (main thread).
     pub fn iterate(&mut self, report: &mut dyn FnMut(&Worker, u32, i32)) {
-        let max_depth = self.shared.limits.depth.unwrap_or(MAX_PLY as u32 - 4).min(MAX_PLY as u32 - 4).max(1);
+        let max_depth = self
+            .shared
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 4)
+            .min(MAX_PLY as u32 - 4)
+            .max(1);
         let max_depth = match self.shared.limits.mate {
             Some(n) => max_depth.min(2 * n.max(1) + 1),
             None => max_depth,
@@ -282,7 +291,11 @@ impl Worker {
         let mut instability = 0i32;
         let mut depth = 1u32;
         while depth <= max_depth {
-            if self.id > 0 && self.completed.is_some() && depth < max_depth && skip_depth(self.id, depth) {
+            if self.id > 0
+                && self.completed.is_some()
+                && depth < max_depth
+                && skip_depth(self.id, depth)
+            {
                 depth += 1;
                 continue;
             }
@@ -373,7 +386,8 @@ impl Worker {
         if v.royal_mask != 0 {
             let occ = self.pos.occupied();
             if occ.count() <= 2 * v.royal_mask.count_ones() {
-                let royals = self.pos.royals(crate::moves::Color::White) | self.pos.royals(crate::moves::Color::Black);
+                let royals = self.pos.royals(crate::moves::Color::White)
+                    | self.pos.royals(crate::moves::Color::Black);
                 if occ == royals && !self.shared.eval.any_in_hand(&self.pos) {
                     return true;
                 }
@@ -402,7 +416,14 @@ impl Worker {
         *h += bonus - *h * bonus.abs() / 16384;
     }
 
-    fn negamax(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, in_check: bool) -> i32 {
+    fn negamax(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        in_check: bool,
+    ) -> i32 {
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, in_check);
         }
@@ -453,7 +474,8 @@ impl Worker {
             self.evaluate()
         };
         self.evals[ply] = eval;
-        let improving = !in_check && ply >= 2 && self.evals[ply - 2] != NO_EVAL && eval > self.evals[ply - 2];
+        let improving =
+            !in_check && ply >= 2 && self.evals[ply - 2] != NO_EVAL && eval > self.evals[ply - 2];
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at shallow depth, a quiet move will not
             // bring the score back down.
@@ -465,7 +487,10 @@ impl Worker {
                 && depth >= 3
                 && eval >= beta
                 && !after_null
-                && self.shared.eval.has_pieces(&self.pos, self.pos.side_to_move())
+                && self
+                    .shared
+                    .eval
+                    .has_pieces(&self.pos, self.pos.side_to_move())
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.current[ply] = Move::NULL;
@@ -484,7 +509,11 @@ impl Worker {
         self.pos.legal_moves(&mut self.frames[ply].moves);
         if root && !self.shared.limits.searchmoves.is_empty() {
             let list = &mut self.frames[0].moves;
-            let keep: Vec<Move> = list.iter().copied().filter(|m| self.shared.limits.searchmoves.contains(m)).collect();
+            let keep: Vec<Move> = list
+                .iter()
+                .copied()
+                .filter(|m| self.shared.limits.searchmoves.contains(m))
+                .collect();
             if !keep.is_empty() {
                 list.clear();
                 for m in keep {
@@ -535,7 +564,8 @@ impl Worker {
             let mut prune = false;
             if !root && !in_check && best > -MATE_BOUND && searched > 0 {
                 if quiet {
-                    prune = (depth <= 5 && searched >= (3 + depth * depth) as usize / (2 - improving as usize))
+                    prune = (depth <= 5
+                        && searched >= (3 + depth * depth) as usize / (2 - improving as usize))
                         || (depth <= 4 && eval != NO_EVAL && eval + 100 + 90 * depth <= alpha);
                 } else if depth <= 4 && score < 0 {
                     prune = see(&e, &self.pos, m) < -60 * depth;
@@ -555,7 +585,14 @@ impl Worker {
                 s = -self.negamax(-beta, -alpha, new_depth, ply + 1, gives_check);
             } else {
                 let mut r = 0;
-                if self.shared.lmr && !root && depth >= 3 && searched >= 2 && quiet && !in_check && !gives_check {
+                if self.shared.lmr
+                    && !root
+                    && depth >= 3
+                    && searched >= 2
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                {
                     r = lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     if pv_node {
                         r -= 1;
@@ -616,7 +653,9 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
+        self.shared
+            .tt
+            .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
         best
     }
 
@@ -701,7 +740,8 @@ impl Worker {
                 if score < 0 {
                     continue;
                 }
-                let gain = captured(&self.pos, m).map_or(0, |t| e.value(t)) + m.promotion().map_or(0, |t| e.value(t));
+                let gain = captured(&self.pos, m).map_or(0, |t| e.value(t))
+                    + m.promotion().map_or(0, |t| e.value(t));
                 if stand + gain + 200 < alpha && m.promotion().is_none() {
                     continue;
                 }
@@ -725,8 +765,14 @@ impl Worker {
                 }
             }
         }
-        let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
-        self.shared.tt.store(key, best_move, score_to_tt(best, ply), stand, 0, bound);
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, best_move, score_to_tt(best, ply), stand, 0, bound);
         best
     }
 

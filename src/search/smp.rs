@@ -1,7 +1,7 @@
 //! Lazy SMP: N threads search the same root with a shared table, each with its own
 //! history and killers; helpers skew their depths. The engine facade the protocols use.
 
-use super::{Info, Limits, SearchResult, Shared, Worker, MAX_PLY};
+use super::{Completed, Info, Limits, SearchResult, Shared, Worker, MAX_PLY};
 use crate::eval::Eval;
 use crate::moves::Move;
 use crate::position::Position;
@@ -170,7 +170,12 @@ impl Engine {
 
 /// The main search thread: starts the helpers, iterates, waits for `stop` in infinite
 /// mode, and picks the move of the deepest completed iteration.
-fn run(root: Position, shared: Arc<Shared>, threads: usize, listener: &mut (dyn FnMut(Event) + Send)) -> SearchResult {
+fn run(
+    root: Position,
+    shared: Arc<Shared>,
+    threads: usize,
+    listener: &mut (dyn FnMut(Event) + Send),
+) -> SearchResult {
     let mut legal = crate::moves::MoveList::new();
     root.legal_moves(&mut legal);
     if legal.is_empty() {
@@ -183,7 +188,7 @@ fn run(root: Position, shared: Arc<Shared>, threads: usize, listener: &mut (dyn 
         listener(Event::Done(&res));
         return res;
     }
-    let results: Vec<(Option<(u32, i32, Vec<Move>)>, usize)> = std::thread::scope(|scope| {
+    let results: Vec<(Option<Completed>, usize)> = std::thread::scope(|scope| {
         let mut helpers = Vec::new();
         for id in 1..threads {
             let sh = Arc::clone(&shared);
@@ -206,7 +211,11 @@ fn run(root: Position, shared: Arc<Shared>, threads: usize, listener: &mut (dyn 
         }
         let mut main = Worker::new(0, root.clone(), Arc::clone(&shared));
         main.iterate(&mut |w, depth, score| {
-            let pv = w.completed.as_ref().map(|c| c.2.clone()).unwrap_or_default();
+            let pv = w
+                .completed
+                .as_ref()
+                .map(|c| c.2.clone())
+                .unwrap_or_default();
             let info = make_info(&shared, &root, depth, w.seldepth() as u32, score, &pv);
             listener(Event::Info(&info));
         });
@@ -221,7 +230,7 @@ fn run(root: Position, shared: Arc<Shared>, threads: usize, listener: &mut (dyn 
         out
     });
     // The deepest completed iteration wins; at equal depth the higher score.
-    let mut best: Option<&(u32, i32, Vec<Move>)> = None;
+    let mut best: Option<&Completed> = None;
     for (c, _) in &results {
         if let Some(c) = c {
             if c.2.is_empty() {
@@ -229,7 +238,7 @@ fn run(root: Position, shared: Arc<Shared>, threads: usize, listener: &mut (dyn 
             }
             let better = match best {
                 None => true,
-                Some(b) => c.0 > b.0 || (c.0 == b.0 && c.1 > b.1 && c.1.abs() < super::MATE_BOUND || c.0 == b.0 && c.1 > b.1 && c.1 >= super::MATE_BOUND),
+                Some(b) => c.0 > b.0 || (c.0 == b.0 && c.1 > b.1),
             };
             if better {
                 best = Some(c);
@@ -259,7 +268,14 @@ fn run(root: Position, shared: Arc<Shared>, threads: usize, listener: &mut (dyn 
     };
     if threads > 1 && results[0].0.as_ref().is_none_or(|c| c.0 < depth) {
         // A helper got further than the main thread: report its line before the move.
-        let info = make_info(&shared, &root, depth, results.iter().map(|r| r.1 as u32).max().unwrap_or(0), score, &res.pv);
+        let info = make_info(
+            &shared,
+            &root,
+            depth,
+            results.iter().map(|r| r.1 as u32).max().unwrap_or(0),
+            score,
+            &res.pv,
+        );
         listener(Event::Info(&info));
     }
     listener(Event::Done(&res));
@@ -272,7 +288,14 @@ fn wait_if_infinite(shared: &Shared) {
     }
 }
 
-fn make_info(shared: &Shared, root: &Position, depth: u32, seldepth: u32, score: i32, pv: &[Move]) -> Info {
+fn make_info(
+    shared: &Shared,
+    root: &Position,
+    depth: u32,
+    seldepth: u32,
+    score: i32,
+    pv: &[Move],
+) -> Info {
     let ms = shared.start.elapsed().as_millis() as u64;
     let nodes = shared.total_nodes();
     let mut p = root.clone();
