@@ -86,7 +86,7 @@ pub fn run(
     hash_mb: usize,
     mut each: impl FnMut(&BenchLine),
 ) -> Result<BenchResult, String> {
-    let mut engine = Engine::new(threads, hash_mb);
+    let mut engine = Engine::try_new(threads, hash_mb)?;
     let mut lines = Vec::new();
     let mut search_ms = 0f64;
     for v in variants {

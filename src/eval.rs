@@ -9,7 +9,8 @@
 //!   average (centre for leapers, open diagonals for riders); pawns gain as they
 //!   advance toward their promotion ranks and more when passed (no enemy pawn ahead on
 //!   the same or a neighbouring file); royals stay back in the middlegame and centralise
-//!   in the endgame.
+//!   in the endgame; light pieces (under 450) lose a little on their own back rank in
+//!   the middlegame and heavy ones (800 and up) get no middlegame placement bonus.
 //! - **mobility**: squares each non-pawn piece attacks or can move to, not holding an
 //!   own piece, against its average.
 //! - **king safety** (middlegame): enemy attacks on the squares around a royal piece,
@@ -24,6 +25,10 @@ use std::sync::Arc;
 
 /// Material value used for a pawn-rule piece without a `value`.
 const DEFAULT_PAWN_VALUE: i32 = 100;
+/// Pieces worth at least this get no middlegame placement bonus (queen-like).
+const HEAVY: i32 = 800;
+/// Pieces worth less than this are light (knight-like) and should leave the back rank.
+const LIGHT: i32 = 450;
 /// Bonus for the side to move.
 const TEMPO: i32 = 12;
 
@@ -200,7 +205,16 @@ impl Eval {
                     // Centipawns per quarter-square of mobility above average, bounded.
                     let w = values[t].max(100) / (avg4 * 3);
                     let b = (w.max(1) * (mob[t][s] - avg4) / 4).clamp(-30, 30);
-                    (b as i16, b as i16)
+                    // Heavy pieces gain nothing by coming out early; light ones are
+                    // pushed off their back rank to develop.
+                    let mg = if values[t] >= HEAVY {
+                        0
+                    } else if values[t] < LIGHT && r == 0 {
+                        b - 15
+                    } else {
+                        b
+                    };
+                    (mg as i16, b as i16)
                 };
             }
             let mut black = Box::new([(0i16, 0i16); SQUARE_SLOTS]);

@@ -381,7 +381,7 @@ fn search(c: &Common, a: &SearchArgs) -> Result<(), Fail> {
         nodes: a.nodes,
         ..Limits::default()
     };
-    let engine = Engine::new(a.threads, a.hash);
+    let engine = Engine::try_new(a.threads, a.hash).map_err(|e| Fail(1, e))?;
     let json = c.json;
     let r = engine.search(
         &pos,

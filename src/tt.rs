@@ -86,17 +86,31 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
+        match TranspositionTable::try_new(mb) {
+            Ok(t) => t,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A table of about `mb` megabytes, or an error if the memory cannot be had.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
         let bytes_per_bucket = BUCKET * (16 + 1);
-        let buckets = (mb.max(1) << 20) / bytes_per_bucket;
-        let buckets = buckets.max(1);
-        TranspositionTable {
-            words: (0..buckets * BUCKET * 2)
-                .map(|_| AtomicU64::new(0))
-                .collect(),
-            ages: (0..buckets * BUCKET).map(|_| AtomicU8::new(0)).collect(),
+        let buckets = ((mb.max(1) << 20) / bytes_per_bucket).max(1);
+        let fail = |_| format!("cannot allocate a {mb} MB hash table");
+        let mut words = Vec::new();
+        words
+            .try_reserve_exact(buckets * BUCKET * 2)
+            .map_err(fail)?;
+        words.extend((0..buckets * BUCKET * 2).map(|_| AtomicU64::new(0)));
+        let mut ages = Vec::new();
+        ages.try_reserve_exact(buckets * BUCKET).map_err(fail)?;
+        ages.extend((0..buckets * BUCKET).map(|_| AtomicU8::new(0)));
+        Ok(TranspositionTable {
+            words,
+            ages,
             buckets,
             age: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Number of entries.

@@ -7,6 +7,7 @@ use crate::builtin;
 use crate::moves::Color;
 use crate::position::Position;
 use crate::protocol::{Msg, Out};
+use crate::search::smp::MAX_THREADS;
 use crate::search::{uci_score, Engine, Event, Limits, SearchHandle};
 use crate::variant::Variant;
 use std::sync::mpsc::{Receiver, Sender};
@@ -143,7 +144,7 @@ impl Uci {
             combo.join(" ")
         ));
         self.out.line(&format!(
-            "option name Threads type spin default {} min 1 max 512",
+            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
             self.engine.threads()
         ));
         self.out.line(&format!(
@@ -168,16 +169,18 @@ impl Uci {
                 Err(e) => self.error(e),
             },
             "threads" => match value.parse::<usize>() {
-                Ok(n) if (1..=512).contains(&n) => {
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => {
                     self.stop();
                     self.engine.set_threads(n);
                 }
-                _ => self.error(format!("Threads wants 1..512, not \"{value}\"")),
+                _ => self.error(format!("Threads wants 1..{MAX_THREADS}, not \"{value}\"")),
             },
             "hash" => match value.parse::<usize>() {
                 Ok(n) if (1..=65536).contains(&n) => {
                     self.stop();
-                    self.engine.set_hash(n);
+                    if let Err(e) = self.engine.set_hash(n) {
+                        self.error(e);
+                    }
                 }
                 _ => self.error(format!("Hash wants 1..65536 MB, not \"{value}\"")),
             },

@@ -278,7 +278,9 @@ impl XBoard {
             "memory" => match arg.parse::<usize>() {
                 Ok(mb) if mb > 0 => {
                     self.abandon();
-                    self.engine.set_hash(mb);
+                    if let Err(e) = self.engine.set_hash(mb) {
+                        self.error("memory", &e);
+                    }
                 }
                 _ => self.error("bad memory", arg),
             },

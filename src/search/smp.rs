@@ -15,6 +15,9 @@ use std::time::{Duration, Instant};
 /// Stack of a search thread: every ply holds a move list and its scores on the stack.
 const STACK_BYTES: usize = 64 << 20;
 
+/// Most search threads an engine runs.
+pub const MAX_THREADS: usize = 256;
+
 /// What a running search tells its listener.
 pub enum Event<'a> {
     /// An iteration completed.
@@ -73,14 +76,23 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine with `threads` threads and a table of `hash_mb` MB.
+    /// An engine with `threads` threads and a table of `hash_mb` MB (which must be
+    /// available: see `try_new`).
     pub fn new(threads: usize, hash_mb: usize) -> Engine {
-        Engine {
-            tt: Arc::new(TranspositionTable::new(hash_mb)),
-            threads: threads.clamp(1, 512),
+        match Engine::try_new(threads, hash_mb) {
+            Ok(e) => e,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// An engine, or an error if the table's memory cannot be had.
+    pub fn try_new(threads: usize, hash_mb: usize) -> Result<Engine, String> {
+        Ok(Engine {
+            tt: Arc::new(TranspositionTable::try_new(hash_mb)?),
+            threads: threads.clamp(1, MAX_THREADS),
             hash_mb: hash_mb.max(1),
             eval: Mutex::new(None),
-        }
+        })
     }
 
     /// Number of search threads.
@@ -90,7 +102,7 @@ impl Engine {
 
     /// Sets the number of search threads.
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.clamp(1, 512);
+        self.threads = n.clamp(1, MAX_THREADS);
     }
 
     /// Table size in MB.
@@ -98,12 +110,23 @@ impl Engine {
         self.hash_mb
     }
 
-    /// Resizes (and so empties) the table.
-    pub fn set_hash(&mut self, mb: usize) {
+    /// Resizes (and so empties) the table; keeps the old one if the memory is not there.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         if mb.max(1) != self.hash_mb {
-            self.hash_mb = mb.max(1);
-            self.tt = Arc::new(TranspositionTable::new(self.hash_mb));
+            // Free the old table first so that its memory can be reused.
+            self.tt = Arc::new(TranspositionTable::new(1));
+            match TranspositionTable::try_new(mb.max(1)) {
+                Ok(t) => {
+                    self.hash_mb = mb.max(1);
+                    self.tt = Arc::new(t);
+                }
+                Err(e) => {
+                    self.tt = Arc::new(TranspositionTable::new(self.hash_mb));
+                    return Err(e);
+                }
+            }
         }
+        Ok(())
     }
 
     /// Forgets everything learnt (new game).
