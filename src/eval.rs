@@ -129,8 +129,13 @@ fn reach_permille(v: &Variant, t: usize) -> i32 {
 
 /// A value for a piece the table gives none: grows with its average mobility on a
 /// sparsely filled board, shrunk for pieces bound to part of the board. Calibrated so
-/// that FIDE pieces land near their customary values (N ~ 300, R ~ 500, Q ~ 900).
+/// that FIDE pieces land near their customary values (N ~ 300, B ~ 300, R ~ 500,
+/// Q ~ 1000).
 pub fn derived_value(v: &Variant, t: usize) -> i32 {
+    derived_from(&mobility_table(v), v, t)
+}
+
+fn derived_from(mob: &[Vec<i32>], v: &Variant, t: usize) -> i32 {
     let def = &v.pieces[t];
     if def.royal {
         return 0;
@@ -138,13 +143,14 @@ pub fn derived_value(v: &Variant, t: usize) -> i32 {
     if def.pawn {
         return DEFAULT_PAWN_VALUE;
     }
-    let mob = mobility_table(v);
-    let squares = v.board.squares() as i32;
-    let avg4 = mob[t].iter().sum::<i32>() / squares.max(1);
-    let reach = reach_permille(v, t);
-    // avg4 is mobility in quarters: value = (45 * mobility + 60) scaled by reach.
-    let base = 45 * avg4 / 4 + 60;
-    base * (500 + reach / 2) / 1000
+    let squares = v.board.squares() as f64;
+    // Average squares reached (the table is in quarters).
+    let m = mob[t].iter().sum::<i32>() as f64 / 4.0 / squares.max(1.0);
+    let reach = reach_permille(v, t) as f64 / 1000.0;
+    // Superlinear in mobility (a queen is worth more than a rook and a bishop together
+    // by mobility alone), shrunk for pieces bound to part of the board.
+    let base = 12.0 * m * m.sqrt() + 30.0 * m;
+    (base * (0.6 + 0.4 * reach)).round() as i32
 }
 
 impl Eval {
@@ -162,7 +168,7 @@ impl Eval {
                 } else {
                     match v.file.pieces.get(t).and_then(|p| p.value) {
                         Some(x) => x,
-                        None => derived_value(v, t),
+                        None => derived_from(&mob, v, t),
                     }
                 }
             })
@@ -466,4 +472,46 @@ fn pawn_start_rank(start: &Position, t: usize, ranks: i32) -> i32 {
         .min()
         .unwrap_or(1)
         .clamp(0, ranks - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtin;
+
+    #[test]
+    fn derived_values_rank_the_fide_pieces_like_their_table_values() {
+        let v = builtin::get("chess").unwrap();
+        let t = |c| v.type_of_letter(c).unwrap() as usize;
+        let (n, b, r, q) = (
+            derived_value(&v, t('N')),
+            derived_value(&v, t('B')),
+            derived_value(&v, t('R')),
+            derived_value(&v, t('Q')),
+        );
+        assert!(n < r && b < r && r < q, "N {n} B {b} R {r} Q {q}");
+        for (got, table) in [(n, 320), (b, 330), (r, 500), (q, 950)] {
+            assert!(
+                (got - table).abs() * 5 < table,
+                "derived {got} vs table {table}"
+            );
+        }
+        assert_eq!(derived_value(&v, t('K')), 0);
+        assert_eq!(derived_value(&v, t('P')), DEFAULT_PAWN_VALUE);
+    }
+
+    #[test]
+    fn the_start_position_is_level_and_material_counts() {
+        let v = builtin::get("chess").unwrap();
+        let e = Eval::new(&v);
+        let start = Position::startpos(&v);
+        // Only the tempo separates the sides.
+        assert!(e.evaluate(&start).abs() <= TEMPO);
+        let queenless = Position::from_fen(
+            &v,
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        )
+        .unwrap();
+        assert!(e.evaluate(&queenless) > 800);
+    }
 }

@@ -241,7 +241,9 @@ impl Position {
 
     /// Plays a move, which must be legal (from `legal_moves` or `parse_move`).
     pub fn make_move(&mut self, m: Move) {
-        let v = Arc::clone(&self.v);
+        // Fields of the variant are read as needed rather than through a cloned `Arc`:
+        // its reference count is shared by every search thread, and touching it on
+        // every move makes the threads fight over one cache line.
         let us = self.side;
         let undo = Undo {
             mv: m,
@@ -265,12 +267,13 @@ impl Position {
                 let t = m.drop_type();
                 self.add_to_hand(us, t, -1);
                 self.put(Piece::new(t, us), to);
-                if v.pawn_mask >> t & 1 != 0 {
+                if self.v.pawn_mask >> t & 1 != 0 {
                     self.halfmove = 0;
                 }
             }
             MoveKind::Castle => {
-                let rule = v
+                let rule = self
+                    .v
                     .castling
                     .as_ref()
                     .and_then(|rs| {
@@ -292,7 +295,7 @@ impl Position {
                 }
                 let mut p = self.remove(from);
                 moved = p;
-                if v.pawn_mask >> p.kind() & 1 != 0 {
+                if self.v.pawn_mask >> p.kind() & 1 != 0 {
                     self.halfmove = 0;
                 }
                 if let Some(t) = m.promotion() {
@@ -300,7 +303,7 @@ impl Position {
                 }
                 self.put(p, to);
                 if kind == MoveKind::DoubleStep {
-                    self.ep = v.board_between(from, to);
+                    self.ep = self.v.board_between(from, to);
                     self.ep_victim = to;
                 }
             }
@@ -315,7 +318,7 @@ impl Position {
         let lost = if m.kind() == MoveKind::Drop {
             0
         } else {
-            v.castle_mask[from.idx()] | v.castle_mask[to.idx()]
+            self.v.castle_mask[from.idx()] | self.v.castle_mask[to.idx()]
         };
         if self.castling & lost != 0 {
             self.key ^= ZOBRIST.castling[self.castling as usize];
@@ -333,7 +336,6 @@ impl Position {
     /// Takes back the last move; does nothing if there is none.
     pub fn unmake_move(&mut self) {
         let Some(u) = self.history.pop() else { return };
-        let v = Arc::clone(&self.v);
         self.side = self.side.flip();
         let us = self.side;
         if us == Color::Black {
@@ -347,7 +349,8 @@ impl Position {
                 self.add_to_hand(us, m.drop_type(), 1);
             }
             MoveKind::Castle => {
-                let rule = v
+                let rule = self
+                    .v
                     .castling
                     .as_ref()
                     .and_then(|rs| {

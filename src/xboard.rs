@@ -110,7 +110,7 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
         variant,
         force: false,
         engine_side: Color::Black,
-        post: true,
+        post: false,
         mps: 0,
         base_ms: 60_000,
         inc_ms: 0,
@@ -183,6 +183,8 @@ impl XBoard {
                 self.engine_side = Color::Black;
                 self.sd = None;
                 self.st_ms = None;
+                self.time_ms = None;
+                self.otim_ms = None;
             }
             "variant" => {
                 self.abandon();

@@ -92,24 +92,28 @@ pub struct SearchResult {
 /// Depth, score and principal variation of a completed iteration.
 pub(crate) type Completed = (u32, i32, Vec<Move>);
 
+/// A node counter on a cache line of its own, so that threads adding to their own
+/// counters do not invalidate each other's.
+#[repr(align(64))]
+#[derive(Default)]
+pub(crate) struct Counter(pub AtomicU64);
+
 /// Everything the threads of one search share.
 pub(crate) struct Shared {
     pub tt: Arc<TranspositionTable>,
     pub eval: Arc<Eval>,
     pub stop: Arc<AtomicBool>,
-    pub nodes: Vec<AtomicU64>,
+    pub nodes: Vec<Counter>,
     pub limits: Limits,
     pub plan: TimePlan,
     pub start: Instant,
     pub null_move: bool,
     pub lmr: bool,
-    /// Set by the first thread that completes the depth limit.
-    pub depth_done: AtomicBool,
 }
 
 impl Shared {
     pub fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+        self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
     }
 }
 
@@ -176,6 +180,9 @@ pub(crate) struct Worker {
     pub id: usize,
     pub pos: Position,
     shared: Arc<Shared>,
+    /// This thread's handle on the evaluation (never cloned per node: a shared
+    /// reference count touched by every thread would bounce between cores).
+    eval: Arc<Eval>,
     history: Box<[[i32; 128]; 64]>,
     frames: Vec<Frame>,
     killers: Box<[[Move; 2]; MAX_PLY + 2]>,
@@ -198,6 +205,7 @@ impl Worker {
         Worker {
             id,
             pos,
+            eval: Arc::clone(&shared.eval),
             shared,
             history: Box::new([[0; 128]; 64]),
             frames: (0..MAX_PLY + 2)
@@ -221,7 +229,9 @@ impl Worker {
     }
 
     fn flush_nodes(&mut self) {
-        self.shared.nodes[self.id].fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.shared.nodes[self.id]
+            .0
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
         self.flushed = self.nodes;
     }
 
@@ -317,7 +327,6 @@ impl Worker {
             self.flush_nodes();
             report(self, depth, score);
             if depth >= max_depth {
-                self.shared.depth_done.store(true, Ordering::Relaxed);
                 break;
             }
             if self.shared.stop.load(Ordering::Relaxed) {
@@ -388,7 +397,7 @@ impl Worker {
             if occ.count() <= 2 * v.royal_mask.count_ones() {
                 let royals = self.pos.royals(crate::moves::Color::White)
                     | self.pos.royals(crate::moves::Color::Black);
-                if occ == royals && !self.shared.eval.any_in_hand(&self.pos) {
+                if occ == royals && !self.eval.any_in_hand(&self.pos) {
                     return true;
                 }
             }
@@ -398,7 +407,7 @@ impl Worker {
 
     #[inline]
     fn evaluate(&self) -> i32 {
-        self.shared.eval.evaluate(&self.pos)
+        self.eval.evaluate(&self.pos)
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -532,13 +541,12 @@ impl Worker {
             tt_move = Move::NULL;
         }
         let n = self.frames[ply].moves.len();
-        let e = Arc::clone(&self.shared.eval);
         let killers = self.killers[ply];
         for i in 0..n {
             let m = self.frames[ply].moves.as_slice()[i];
             self.frames[ply].scores[i] = if m == tt_move {
                 TT_SCORE
-            } else if let Some(s) = tactical_score(&e, &self.pos, m) {
+            } else if let Some(s) = tactical_score(&self.eval, &self.pos, m) {
                 s
             } else if m == killers[0] {
                 KILLER
@@ -568,7 +576,7 @@ impl Worker {
                         && searched >= (3 + depth * depth) as usize / (2 - improving as usize))
                         || (depth <= 4 && eval != NO_EVAL && eval + 100 + 90 * depth <= alpha);
                 } else if depth <= 4 && score < 0 {
-                    prune = see(&e, &self.pos, m) < -60 * depth;
+                    prune = see(&self.eval, &self.pos, m) < -60 * depth;
                 }
             }
             self.current[ply] = m;
@@ -710,12 +718,11 @@ impl Worker {
         if self.pos.halfmove() >= 100 {
             return 0;
         }
-        let e = Arc::clone(&self.shared.eval);
         // Keep only captures and promotions (every move when in check), scored.
         let mut n = 0;
         for i in 0..self.frames[ply].moves.len() {
             let m = self.frames[ply].moves.as_slice()[i];
-            let s = match tactical_score(&e, &self.pos, m) {
+            let s = match tactical_score(&self.eval, &self.pos, m) {
                 Some(s) => Some(if m == tt_move { TT_SCORE } else { s }),
                 None if in_check => Some(if m == tt_move {
                     TT_SCORE
@@ -740,8 +747,8 @@ impl Worker {
                 if score < 0 {
                     continue;
                 }
-                let gain = captured(&self.pos, m).map_or(0, |t| e.value(t))
-                    + m.promotion().map_or(0, |t| e.value(t));
+                let gain = captured(&self.pos, m).map_or(0, |t| self.eval.value(t))
+                    + m.promotion().map_or(0, |t| self.eval.value(t));
                 if stand + gain + 200 < alpha && m.promotion().is_none() {
                     continue;
                 }

@@ -1,13 +1,13 @@
 //! Lazy SMP: N threads search the same root with a shared table, each with its own
 //! history and killers; helpers skew their depths. The engine facade the protocols use.
 
-use super::{Completed, Info, Limits, SearchResult, Shared, Worker, MAX_PLY};
+use super::{Completed, Counter, Info, Limits, SearchResult, Shared, Worker, MAX_PLY};
 use crate::eval::Eval;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::tt::TranspositionTable;
 use crate::variant::Variant;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -163,13 +163,12 @@ impl Engine {
             tt: Arc::clone(&self.tt),
             eval: self.eval_for(v),
             stop: Arc::clone(&stop),
-            nodes: (0..self.threads).map(|_| AtomicU64::new(0)).collect(),
+            nodes: (0..self.threads).map(|_| Counter::default()).collect(),
             limits,
             plan,
             start,
             null_move: search.null_move,
             lmr: search.lmr,
-            depth_done: AtomicBool::new(false),
         });
         self.tt.new_search();
         let root = pos.clone();
