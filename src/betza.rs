@@ -36,21 +36,9 @@ pub fn parse(s: &str) -> Result<Vec<Atom>, BetzaError> {
                     'W' => (vec![(1, 0)], false),
                     'F' => (vec![(1, 1)], false),
                     'D' => (vec![(2, 0)], false),
-                    _ => {
-                        return Err(BetzaError {
-                            text: s.into(),
-                            pos: i + 1,
-                            msg: "unknown".into(),
-                        })
-                    }
+                    _ => return Err(BetzaError { text: s.into(), pos: i + 1, msg: "unknown".into() }),
                 };
-                let mode = if m {
-                    Mode::Move
-                } else if c {
-                    Mode::Capture
-                } else {
-                    Mode::Both
-                };
+                let mode = if m { Mode::Move } else if c { Mode::Capture } else { Mode::Both };
                 for (dx, dy) in legs {
                     for o in symmetric(dx, dy) {
                         if f && o.dy <= 0 {
@@ -59,25 +47,14 @@ pub fn parse(s: &str) -> Result<Vec<Atom>, BetzaError> {
                         let kind = if ride {
                             AtomKind::Ride { range: 0 }
                         } else if n {
-                            AtomKind::Lame {
-                                via: Offset::new(o.dx / 2, o.dy / 2),
-                            }
+                            AtomKind::Lame { via: Offset::new(o.dx / 2, o.dy / 2) }
                         } else {
                             AtomKind::Leap
                         };
-                        out.push(Atom {
-                            kind,
-                            step: o,
-                            mode,
-                            initial: ini,
-                        });
+                        out.push(Atom { kind, step: o, mode, initial: ini });
                     }
                 }
-                f = false;
-                m = false;
-                c = false;
-                ini = false;
-                n = false;
+                f = false; m = false; c = false; ini = false; n = false;
             }
         }
         i += 1;

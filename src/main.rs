@@ -12,11 +12,7 @@ use tenfold::search::{Engine, Event, Limits};
 use tenfold::{bench, builtin, perft, suite, Position, Variant};
 
 #[derive(Parser)]
-#[command(
-    name = "tenfold",
-    version,
-    about = "Perft, search and play large-board chess variants"
-)]
+#[command(name = "tenfold", version, about = "Perft, search and play large-board chess variants")]
 struct Cli {
     #[command(flatten)]
     common: Common,
@@ -190,12 +186,7 @@ fn variants(c: &Common) -> Result<(), Fail> {
     let mut rows = Vec::new();
     for name in builtin::names() {
         let v = builtin::get(name).map_err(|e| Fail(1, e.to_string()))?;
-        rows.push((
-            v.name.clone(),
-            v.board.files,
-            v.board.ranks,
-            v.description.clone(),
-        ));
+        rows.push((v.name.clone(), v.board.files, v.board.ranks, v.description.clone()));
     }
     if c.json {
         let list: Vec<_> = rows
@@ -286,8 +277,7 @@ fn perft_depth(c: &Common, a: &PerftArgs) -> Result<(), Fail> {
 }
 
 fn perft_suite(c: &Common, a: &PerftArgs, file: &str) -> Result<(), Fail> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| usage(format!("cannot read suite {file}: {e}")))?;
+    let text = std::fs::read_to_string(file).map_err(|e| usage(format!("cannot read suite {file}: {e}")))?;
     let lines = suite::parse_suite(&text, file).map_err(usage)?;
     let max_depth = a.max_depth.unwrap_or(u32::MAX);
     let threads = a.threads.max(1);
@@ -306,9 +296,7 @@ fn perft_suite(c: &Common, a: &PerftArgs, file: &str) -> Result<(), Fail> {
     let mut results = Vec::new();
     for line in &lines {
         let verdicts = match &c.variant_file {
-            Some(_) if line.variant.is_none() => {
-                suite::run_line_in(&variant(c)?, line, max_depth, threads)
-            }
+            Some(_) if line.variant.is_none() => suite::run_line_in(&variant(c)?, line, max_depth, threads),
             _ => suite::run_line(line, &c.variant, max_depth, threads),
         }
         .map_err(|e| usage(format!("{file}: {e}")))?;
@@ -317,12 +305,7 @@ fn perft_suite(c: &Common, a: &PerftArgs, file: &str) -> Result<(), Fail> {
         let depths: Vec<String> = verdicts.iter().map(|v| format!("D{}", v.depth)).collect();
         let text = if bad.is_empty() {
             passed += 1;
-            format!(
-                "ok   line {:>3} {:<18} {}",
-                line.line,
-                depths.join(","),
-                line.fen
-            )
+            format!("ok   line {:>3} {:<18} {}", line.line, depths.join(","), line.fen)
         } else {
             failed += 1;
             let why: Vec<String> = bad

@@ -48,7 +48,8 @@ impl Position {
         att &= them;
         for g in &map.rays {
             if let Some(b) = v.rays.get(g.ray).first_blocker(sq, occ) {
-                if them.has(b) && g.types >> self.board[b.idx()].kind() & 1 != 0 && g.from.has(b) {
+                if them.has(b) && g.types >> self.board[b.idx()].kind() & 1 != 0 && g.from.has(b)
+                {
                     att.set(b);
                 }
             }
@@ -159,18 +160,10 @@ impl Position {
             if blockers.is_empty() {
                 continue;
             }
-            let b1 = if ray.ascending {
-                blockers.lsb()
-            } else {
-                blockers.msb()
-            };
+            let b1 = if ray.ascending { blockers.lsb() } else { blockers.msb() };
             let rest = blockers ^ b1.bb();
             if ours.has(b1) && rest.any() {
-                let b2 = if ray.ascending {
-                    rest.lsb()
-                } else {
-                    rest.msb()
-                };
+                let b2 = if ray.ascending { rest.lsb() } else { rest.msb() };
                 if theirs.has(b2)
                     && g.types >> self.board[b2.idx()].kind() & 1 != 0
                     && g.from.has(b2)
@@ -264,12 +257,11 @@ impl Position {
             return;
         }
         for to in dest {
-            let kind =
-                if def.pawn && self.board[to.idx()].is_none() && v.board.distance(from, to) >= 2 {
-                    MoveKind::DoubleStep
-                } else {
-                    MoveKind::Normal
-                };
+            let kind = if def.pawn && self.board[to.idx()].is_none() && v.board.distance(from, to) >= 2 {
+                MoveKind::DoubleStep
+            } else {
+                MoveKind::Normal
+            };
             let base = Move::new(from, to, kind);
             match &def.promotion {
                 Some(pr) if pr.zone[us].has(to) => {
@@ -327,10 +319,7 @@ impl Position {
                 continue;
             }
             let crossed = r.king_path & !r.king_from.bb();
-            if crossed
-                .iter()
-                .any(|s| self.is_attacked(s, occ, theirs, them))
-            {
+            if crossed.iter().any(|s| self.is_attacked(s, occ, theirs, them)) {
                 continue;
             }
             let mv = Move::new(r.king_from, r.king_to, MoveKind::Castle);
@@ -353,11 +342,9 @@ impl Position {
         match m.kind() {
             MoveKind::Drop => occ.set(to),
             MoveKind::Castle => {
-                let Some(r) = v
-                    .castling
-                    .as_ref()
-                    .and_then(|rs| rs.iter().find(|r| r.king_from == from && r.king_to == to))
-                else {
+                let Some(r) = v.castling.as_ref().and_then(|rs| {
+                    rs.iter().find(|r| r.king_from == from && r.king_to == to)
+                }) else {
                     return false;
                 };
                 occ.clear(r.king_from);

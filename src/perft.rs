@@ -32,11 +32,7 @@ pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(String, u64)> 
     let work = |m: &crate::moves::Move| {
         let mut p = pos.clone();
         p.make_move(*m);
-        let n = if depth <= 1 {
-            1
-        } else {
-            perft(&mut p, depth - 1)
-        };
+        let n = if depth <= 1 { 1 } else { perft(&mut p, depth - 1) };
         (pos.move_to_string(*m), n)
     };
     let mut out: Vec<(String, u64)> = if threads <= 1 {

@@ -13,7 +13,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Stack of a search thread: every ply holds a move list and its scores on the stack.
-const STACK_BYTES: usize = 64 << 20;
+const STACK_BYTES: usize = 32 << 20;
 
 /// Most search threads an engine runs.
 pub const MAX_THREADS: usize = 256;
