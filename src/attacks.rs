@@ -244,8 +244,7 @@ impl PieceAttacks {
                         mode: atom.mode,
                     };
                     for s in from.iter() {
-                        if let Some(m) = board.offset(s, atom.step.dx as i32, atom.step.dy as i32)
-                        {
+                        if let Some(m) = board.offset(s, atom.step.dx as i32, atom.step.dy as i32) {
                             ba.mid[s.idx()] = m;
                             ba.valid.set(s);
                         }
@@ -443,7 +442,11 @@ impl AttackerMap {
             for ra in pa.rides.iter().filter(|r| r.mode.captures()) {
                 let (step, range) = (rays.get(ra.ray).step, rays.get(ra.ray).range);
                 let rev = rays.id(board, step.reversed(), range);
-                match map.rays.iter_mut().find(|g| g.ray == rev && g.from == ra.from) {
+                match map
+                    .rays
+                    .iter_mut()
+                    .find(|g| g.ray == rev && g.from == ra.from)
+                {
                     Some(g) => g.types |= 1 << t,
                     None => map.rays.push(RayGroup {
                         ray: rev,
@@ -545,7 +548,11 @@ mod tests {
     fn rider_unlimited_stops_at_first_blocker_on_10x10() {
         let b = b10();
         let mut rays = Rays::default();
-        let rook = compile(&b, &mut rays, &sym(AtomKind::Ride { range: 0 }, 1, 0, Mode::Both));
+        let rook = compile(
+            &b,
+            &mut rays,
+            &sym(AtomKind::Ride { range: 0 }, 1, 0, Mode::Both),
+        );
         let t = rook.targets(&rays, b.parse_square("e5").unwrap(), occ(&b, "e8 b5 j5"));
         assert_eq!(t.quiet, sqs(&b, "e6 e7 e4 e3 e2 e1 d5 c5 f5 g5 h5 i5"));
         assert_eq!(t.capture, sqs(&b, "e8 b5 j5"));
@@ -556,7 +563,11 @@ mod tests {
         // Augsburg Deacon's diagonal part: B4.
         let b = b10();
         let mut rays = Rays::default();
-        let b4 = compile(&b, &mut rays, &sym(AtomKind::Ride { range: 4 }, 1, 1, Mode::Both));
+        let b4 = compile(
+            &b,
+            &mut rays,
+            &sym(AtomKind::Ride { range: 4 }, 1, 1, Mode::Both),
+        );
         let t = b4.targets(&rays, b.parse_square("a1").unwrap(), Bitboard::EMPTY);
         assert_eq!(t.quiet, sqs(&b, "b2 c3 d4 e5"));
         let t = b4.targets(&rays, b.parse_square("a1").unwrap(), occ(&b, "c3"));
@@ -568,7 +579,11 @@ mod tests {
     fn nightrider_follows_its_lines() {
         let b = b10();
         let mut rays = Rays::default();
-        let nn = compile(&b, &mut rays, &sym(AtomKind::Ride { range: 0 }, 1, 2, Mode::Both));
+        let nn = compile(
+            &b,
+            &mut rays,
+            &sym(AtomKind::Ride { range: 0 }, 1, 2, Mode::Both),
+        );
         let t = nn.targets(&rays, b.parse_square("a1").unwrap(), occ(&b, "c5"));
         assert_eq!(t.quiet, sqs(&b, "b3 c2 e3 g4 i5"));
         assert_eq!(t.capture, sqs(&b, "c5"));
@@ -600,12 +615,16 @@ mod tests {
         // pR with both modes: empty squares past the screen, and the first piece past it.
         let b = b10();
         let mut rays = Rays::default();
-        let hop = compile(&b, &mut rays, &[Atom {
-            kind: AtomKind::Hop { range: 0 },
-            step: Offset::new(0, 1),
-            mode: Mode::Both,
-            initial: false,
-        }]);
+        let hop = compile(
+            &b,
+            &mut rays,
+            &[Atom {
+                kind: AtomKind::Hop { range: 0 },
+                step: Offset::new(0, 1),
+                mode: Mode::Both,
+                initial: false,
+            }],
+        );
         let t = hop.targets(&rays, b.parse_square("a1").unwrap(), occ(&b, "a2 a5"));
         assert_eq!(t.quiet, sqs(&b, "a3 a4"));
         assert_eq!(t.capture, sqs(&b, "a5"));
@@ -615,12 +634,16 @@ mod tests {
     fn hopper_range_counts_from_the_start() {
         let b = b10();
         let mut rays = Rays::default();
-        let hop = compile(&b, &mut rays, &[Atom {
-            kind: AtomKind::Hop { range: 3 },
-            step: Offset::new(0, 1),
-            mode: Mode::Both,
-            initial: false,
-        }]);
+        let hop = compile(
+            &b,
+            &mut rays,
+            &[Atom {
+                kind: AtomKind::Hop { range: 3 },
+                step: Offset::new(0, 1),
+                mode: Mode::Both,
+                initial: false,
+            }],
+        );
         let t = hop.targets(&rays, b.parse_square("a1").unwrap(), occ(&b, "a2 a9"));
         assert_eq!(t.quiet, sqs(&b, "a3 a4"));
         assert_eq!(t.capture, Bitboard::EMPTY);
@@ -653,7 +676,10 @@ mod tests {
         let expect_nw = "d5 d6 d7 d8 d9 d10 c5 b5 a5";
         let expect_se = "f3 f2 f1 g3 h3 i3 j3";
         let expect_sw = "d3 d2 d1 c3 b3 a3";
-        let want = sqs(&b, &format!("{expect_ne} {expect_nw} {expect_se} {expect_sw}"));
+        let want = sqs(
+            &b,
+            &format!("{expect_ne} {expect_nw} {expect_se} {expect_sw}"),
+        );
         assert_eq!(t.quiet, want);
         assert_eq!(t.capture, sqs(&b, "f8 h5"));
         // A piece on the first-step square blocks the continuation but can be captured.
@@ -727,7 +753,10 @@ mod tests {
         let t = p.targets(&rays, b.parse_square("j5").unwrap(), occ(&b, "j6 i6"));
         assert_eq!(t.quiet, Bitboard::EMPTY);
         assert_eq!(t.capture, sqs(&b, "i6"));
-        assert_eq!(p.leap_capture_rev[b.parse_square("i6").unwrap().idx()], sqs(&b, "h5 j5"));
+        assert_eq!(
+            p.leap_capture_rev[b.parse_square("i6").unwrap().idx()],
+            sqs(&b, "h5 j5")
+        );
     }
 
     #[test]
@@ -742,7 +771,16 @@ mod tests {
         for (files, ranks) in [(8, 8), (10, 10), (10, 12), (9, 10)] {
             let b = Board::new(files, ranks).unwrap();
             let mut rays = Rays::default();
-            let steps = [(1, 0), (0, 1), (1, 1), (-1, 1), (1, 2), (-2, 1), (0, -1), (-1, -1)];
+            let steps = [
+                (1, 0),
+                (0, 1),
+                (1, 1),
+                (-1, 1),
+                (1, 2),
+                (-2, 1),
+                (0, -1),
+                (-1, -1),
+            ];
             for &(dx, dy) in &steps {
                 for range in [0u8, 1, 3, 4] {
                     let id = rays.id(&b, Offset::new(dx, dy), range);

@@ -6,7 +6,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// Name and TOML text of every built-in table, in listing order.
-pub const TABLES: &[(&str, &str)] = &[("chess", include_str!("../tables/chess.toml"))];
+pub const TABLES: &[(&str, &str)] = &[
+    ("chess", include_str!("../tables/chess.toml")),
+    ("capablanca", include_str!("../tables/capablanca.toml")),
+    ("embassy", include_str!("../tables/embassy.toml")),
+    ("janus", include_str!("../tables/janus.toml")),
+    ("shako", include_str!("../tables/shako.toml")),
+];
 
 static CACHE: Lazy<Mutex<HashMap<String, Arc<Variant>>>> = Lazy::new(|| Mutex::new(HashMap::new()));
 
@@ -37,7 +43,12 @@ pub fn get(name: &str) -> Result<Arc<Variant>, LoadError> {
     }
     let (_, text) = TABLES.iter().find(|(n, _)| *n == name).ok_or_else(|| {
         let mut known: Vec<String> = names().iter().map(|s| s.to_string()).collect();
-        known.extend(cache.keys().filter(|k| !names().contains(&k.as_str())).cloned());
+        known.extend(
+            cache
+                .keys()
+                .filter(|k| !names().contains(&k.as_str()))
+                .cloned(),
+        );
         LoadError::Unknown(name.to_string(), known.join(", "))
     })?;
     let v = Arc::new(Variant::from_toml(text, &format!("tables/{name}.toml"))?);
@@ -47,7 +58,8 @@ pub fn get(name: &str) -> Result<Arc<Variant>, LoadError> {
 
 /// Loads a user's variant file; its variant can afterwards be named like a built-in.
 pub fn load_file(path: &str) -> Result<Arc<Variant>, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|e| LoadError::Io(path.to_string(), e.to_string()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| LoadError::Io(path.to_string(), e.to_string()))?;
     let v = Arc::new(Variant::from_toml(&text, path)?);
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     cache.insert(v.name.clone(), Arc::clone(&v));

@@ -31,7 +31,10 @@ impl Position {
         let mut pos = Position::empty(Arc::clone(v));
         let bd = &v.board;
         let mut fields = fen.split_whitespace();
-        let mut placement = fields.next().ok_or_else(|| fail("empty".into()))?.to_string();
+        let mut placement = fields
+            .next()
+            .ok_or_else(|| fail("empty".into()))?
+            .to_string();
         // A hand may be attached (`.../RNBQ[Dd]`) or stand as its own field.
         let mut hand_text = None;
         if let Some(i) = placement.find('[') {
@@ -69,7 +72,11 @@ impl Position {
                 }
                 flush(&mut file, &mut num);
                 let t = v.type_of_letter(ch).ok_or_else(|| {
-                    fail(format!("rank {}: unknown piece letter '{ch}' for {}", rank + 1, v.name))
+                    fail(format!(
+                        "rank {}: unknown piece letter '{ch}' for {}",
+                        rank + 1,
+                        v.name
+                    ))
                 })?;
                 let c = if ch.is_ascii_uppercase() {
                     Color::White
@@ -77,7 +84,11 @@ impl Position {
                     Color::Black
                 };
                 let sq = bd.square(file, rank).ok_or_else(|| {
-                    fail(format!("rank {} has more than {} files", rank + 1, bd.files))
+                    fail(format!(
+                        "rank {} has more than {} files",
+                        rank + 1,
+                        bd.files
+                    ))
                 })?;
                 pos.put(Piece::new(t, c), sq);
                 file += 1;
@@ -166,7 +177,9 @@ impl Position {
                 .max(1),
         };
         if let Some(extra) = fields.next() {
-            return Err(fail(format!("unexpected text \"{extra}\" after the move number")));
+            return Err(fail(format!(
+                "unexpected text \"{extra}\" after the move number"
+            )));
         }
         pos.key = pos.compute_key();
         pos.validate().map_err(fail)?;
@@ -180,7 +193,9 @@ impl Position {
                 let n = self.royals(c).count();
                 if n != 1 {
                     let name = if c == Color::White { "White" } else { "Black" };
-                    return Err(format!("{name} has {n} royal pieces, the game needs exactly 1"));
+                    return Err(format!(
+                        "{name} has {n} royal pieces, the game needs exactly 1"
+                    ));
                 }
             }
             if self.is_attacked_royal(self.side.flip()) {
@@ -227,7 +242,11 @@ impl Position {
             }
             s.push(']');
         }
-        s.push_str(if self.side == Color::White { " w " } else { " b " });
+        s.push_str(if self.side == Color::White {
+            " w "
+        } else {
+            " b "
+        });
         let mut cs = String::new();
         for (bit, ch) in [(0, 'K'), (1, 'Q'), (2, 'k'), (3, 'q')] {
             if self.castling & (1 << bit) != 0 {

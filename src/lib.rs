@@ -4,6 +4,7 @@
 //! `betza` (their notation) → `attacks` (tables per variant) → `variant` (games as data,
 //! `tables/*.toml`) → `position`/`fen`/`movegen`/`notation` → `perft` → CLI.
 
+pub mod arena;
 pub mod attacks;
 pub mod bench;
 pub mod betza;

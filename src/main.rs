@@ -12,7 +12,11 @@ use tenfold::search::{Engine, Event, Limits};
 use tenfold::{bench, builtin, perft, suite, Position, Variant};
 
 #[derive(Parser)]
-#[command(name = "tenfold", version, about = "Perft, search and play large-board chess variants")]
+#[command(
+    name = "tenfold",
+    version,
+    about = "Perft, search and play large-board chess variants"
+)]
 struct Cli {
     #[command(flatten)]
     common: Common,
@@ -50,6 +54,10 @@ enum Cmd {
     Fen,
     /// Count leaf nodes of the move tree, or check a perft suite.
     Perft(PerftArgs),
+    /// Play engine-vs-engine matches and tournaments, refereed by Tenfold's rules.
+    Match(Box<MatchArgs>),
+    /// Check PGN files: every game replayed under Tenfold's rules.
+    Pgn(PgnArgs),
     /// Search the position: UCI-style info lines, then the best move.
     Search(SearchArgs),
     /// Search a fixed position set to a fixed depth; prints `<nodes> nodes <nps> nps` last.
@@ -58,6 +66,68 @@ enum Cmd {
     Uci,
     /// Speak XBoard/CECP on stdin/stdout.
     Xboard,
+}
+
+#[derive(Args)]
+struct MatchArgs {
+    /// A player: `name=A,threads=1,hash=16,depth=6` (a Tenfold engine), `name=B,cmd=PATH,proto=uci|xboard`, or `name=R,player=random|greedy`; repeat for each player.
+    #[arg(long = "engine", required = true)]
+    engines: Vec<String>,
+    /// Limits for every engine that sets none itself: `tc=40/60+0.6`, `st=0.1`, `depth=6`, `nodes=10000` (space or comma separated).
+    #[arg(long, default_value = "")]
+    each: String,
+    /// Opening file: one FEN/EPD per line, each played with both colours.
+    #[arg(long)]
+    openings: Option<String>,
+    /// Random plies played from each opening (default 8 when no file is given, else 0).
+    #[arg(long, default_value_t = 0)]
+    plies: u32,
+    /// Opening order: sequential or random.
+    #[arg(long, default_value = "sequential")]
+    order: String,
+    /// Rounds.
+    #[arg(long, default_value_t = 1)]
+    rounds: u32,
+    /// Games per pairing per round (played in colour-swapped pairs).
+    #[arg(long, default_value_t = 2)]
+    games: u32,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// gauntlet (first engine against the rest) or round-robin.
+    #[arg(long, default_value = "gauntlet")]
+    tournament: String,
+    /// SPRT for two players: `elo0=0 elo1=5 alpha=0.05 beta=0.05`; stops at a decision.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Draw adjudication: `movenumber=40 movecount=8 score=10`.
+    #[arg(long)]
+    draw: Option<String>,
+    /// Resign adjudication: `movecount=3 score=600`.
+    #[arg(long)]
+    resign: Option<String>,
+    /// Draw a game after this many moves.
+    #[arg(long)]
+    maxmoves: Option<u32>,
+    /// Append the games as PGN to this file.
+    #[arg(long)]
+    pgnout: Option<String>,
+    /// Seed for openings and the built-in baselines.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Milliseconds an engine may overstep its clock before it loses on time.
+    #[arg(long, default_value_t = 100)]
+    timemargin: u64,
+    /// PGN Event tag.
+    #[arg(long, default_value = "tenfold match")]
+    event: String,
+}
+
+#[derive(Args)]
+struct PgnArgs {
+    /// Replay every game and report illegal moves or wrong results.
+    #[arg(long)]
+    check: String,
 }
 
 #[derive(Args)]
@@ -155,6 +225,8 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Cmd::Variants => variants(&cli.common),
         Cmd::Moves => moves(&cli.common),
         Cmd::Fen => fen(&cli.common),
+        Cmd::Match(a) => run_match(&cli.common, &a),
+        Cmd::Pgn(a) => pgn_check(&cli.common, &a),
         Cmd::Perft(a) => {
             if let Some(file) = &a.suite {
                 perft_suite(&cli.common, &a, file)
@@ -186,7 +258,12 @@ fn variants(c: &Common) -> Result<(), Fail> {
     let mut rows = Vec::new();
     for name in builtin::names() {
         let v = builtin::get(name).map_err(|e| Fail(1, e.to_string()))?;
-        rows.push((v.name.clone(), v.board.files, v.board.ranks, v.description.clone()));
+        rows.push((
+            v.name.clone(),
+            v.board.files,
+            v.board.ranks,
+            v.description.clone(),
+        ));
     }
     if c.json {
         let list: Vec<_> = rows
@@ -277,7 +354,8 @@ fn perft_depth(c: &Common, a: &PerftArgs) -> Result<(), Fail> {
 }
 
 fn perft_suite(c: &Common, a: &PerftArgs, file: &str) -> Result<(), Fail> {
-    let text = std::fs::read_to_string(file).map_err(|e| usage(format!("cannot read suite {file}: {e}")))?;
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| usage(format!("cannot read suite {file}: {e}")))?;
     let lines = suite::parse_suite(&text, file).map_err(usage)?;
     let max_depth = a.max_depth.unwrap_or(u32::MAX);
     let threads = a.threads.max(1);
@@ -296,7 +374,9 @@ fn perft_suite(c: &Common, a: &PerftArgs, file: &str) -> Result<(), Fail> {
     let mut results = Vec::new();
     for line in &lines {
         let verdicts = match &c.variant_file {
-            Some(_) if line.variant.is_none() => suite::run_line_in(&variant(c)?, line, max_depth, threads),
+            Some(_) if line.variant.is_none() => {
+                suite::run_line_in(&variant(c)?, line, max_depth, threads)
+            }
             _ => suite::run_line(line, &c.variant, max_depth, threads),
         }
         .map_err(|e| usage(format!("{file}: {e}")))?;
@@ -305,7 +385,12 @@ fn perft_suite(c: &Common, a: &PerftArgs, file: &str) -> Result<(), Fail> {
         let depths: Vec<String> = verdicts.iter().map(|v| format!("D{}", v.depth)).collect();
         let text = if bad.is_empty() {
             passed += 1;
-            format!("ok   line {:>3} {:<18} {}", line.line, depths.join(","), line.fen)
+            format!(
+                "ok   line {:>3} {:<18} {}",
+                line.line,
+                depths.join(","),
+                line.fen
+            )
         } else {
             failed += 1;
             let why: Vec<String> = bad
@@ -436,4 +521,330 @@ fn bench(c: &Common, a: &BenchArgs) -> Result<(), Fail> {
         println!("{} nodes {} nps", r.nodes, r.nps);
     }
     Ok(())
+}
+
+/// Parses `key=value` words (space or comma separated) into pairs.
+fn key_values(text: &str, what: &str) -> Result<Vec<(String, String)>, Fail> {
+    text.split([' ', ','])
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            w.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or_else(|| usage(format!("{what}: \"{w}\" is not key=value")))
+        })
+        .collect()
+}
+
+fn number<T: std::str::FromStr>(v: &str, what: &str) -> Result<T, Fail> {
+    v.parse()
+        .map_err(|_| usage(format!("{what}: \"{v}\" is not a number")))
+}
+
+fn run_match(c: &Common, a: &MatchArgs) -> Result<(), Fail> {
+    use tenfold::arena::{
+        self, player::EngineSpec, stats::Sprt, Adjudication, MatchConfig, TimeControl,
+    };
+    let v = variant(c)?;
+    let engines = a
+        .engines
+        .iter()
+        .map(|e| EngineSpec::parse(e).map_err(usage))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut each = TimeControl::default();
+    for (k, val) in key_values(&a.each, "--each")? {
+        each.apply(&k, &val)
+            .map_err(|m| usage(format!("--each: {m}")))?;
+    }
+    let openings = match &a.openings {
+        Some(f) => {
+            let text = std::fs::read_to_string(f)
+                .map_err(|e| usage(format!("cannot read openings {f}: {e}")))?;
+            arena::read_openings(&v, &text, f).map_err(usage)?
+        }
+        None => Vec::new(),
+    };
+    let random_order = match a.order.as_str() {
+        "random" => true,
+        "sequential" => false,
+        o => {
+            return Err(usage(format!(
+                "--order: \"{o}\" is not random or sequential"
+            )))
+        }
+    };
+    let round_robin = match a.tournament.as_str() {
+        "round-robin" | "roundrobin" => true,
+        "gauntlet" => false,
+        t => {
+            return Err(usage(format!(
+                "--tournament: \"{t}\" is not gauntlet or round-robin"
+            )))
+        }
+    };
+    let sprt = match &a.sprt {
+        Some(s) => Some(Sprt::parse(s).map_err(usage)?),
+        None => None,
+    };
+    let mut adjudication = Adjudication {
+        max_moves: a.maxmoves,
+        ..Default::default()
+    };
+    if let Some(d) = &a.draw {
+        let (mut after, mut count, mut score) = (40, 8, 10);
+        for (k, val) in key_values(d, "--draw")? {
+            match k.as_str() {
+                "movenumber" => after = number(&val, "--draw")?,
+                "movecount" => count = number(&val, "--draw")?,
+                "score" => score = number(&val, "--draw")?,
+                _ => {
+                    return Err(usage(format!(
+                        "--draw: unknown key \"{k}\" (movenumber, movecount, score)"
+                    )))
+                }
+            }
+        }
+        adjudication.draw = Some((after, count, score));
+    }
+    if let Some(r) = &a.resign {
+        let (mut count, mut score) = (3, 600);
+        for (k, val) in key_values(r, "--resign")? {
+            match k.as_str() {
+                "movecount" => count = number(&val, "--resign")?,
+                "score" => score = number(&val, "--resign")?,
+                _ => {
+                    return Err(usage(format!(
+                        "--resign: unknown key \"{k}\" (movecount, score)"
+                    )))
+                }
+            }
+        }
+        adjudication.resign = Some((count, score));
+    }
+    let cfg = MatchConfig {
+        variant: v.name.clone(),
+        engines,
+        each,
+        openings,
+        plies: a.plies,
+        random_order,
+        rounds: a.rounds,
+        games: a.games,
+        concurrency: a.concurrency,
+        round_robin,
+        sprt,
+        adjudication,
+        margin: std::time::Duration::from_millis(a.timemargin),
+        seed: a.seed,
+        event: a.event.clone(),
+    };
+    let total = (cfg.rounds.max(1) as usize)
+        * cfg.games.div_ceil(2).max(1) as usize
+        * 2
+        * if round_robin {
+            cfg.engines.len() * (cfg.engines.len() - 1) / 2
+        } else {
+            cfg.engines.len() - 1
+        };
+    let bar = if std::io::stderr().is_terminal() && !c.json {
+        let b = ProgressBar::new(total as u64);
+        b.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed_precise} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        Some(b)
+    } else {
+        None
+    };
+    let pgn_file = match &a.pgnout {
+        Some(p) => Some(std::sync::Mutex::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| usage(format!("cannot open {p}: {e}")))?,
+        )),
+        None => None,
+    };
+    let json = c.json;
+    let event = a.event.clone();
+    let on_game = |g: &arena::Finished, r: &arena::MatchResult| {
+        if let Some(f) = &pgn_file {
+            use std::io::Write;
+            let mut f = f.lock().unwrap_or_else(|e| e.into_inner());
+            let _ = f.write_all(g.record.to_pgn(&event).as_bytes());
+        }
+        let line = format!(
+            "Finished game {} ({} vs {}): {} {{{}}}",
+            g.number,
+            g.record.white,
+            g.record.black,
+            g.record.result_token(),
+            g.record.reason
+        );
+        let status = progress_line(r);
+        match &bar {
+            Some(b) => {
+                b.println(line);
+                b.set_message(status);
+                b.inc(1);
+            }
+            None if !json => println!("{line}\n{status}"),
+            None => {}
+        }
+    };
+    let result = arena::run_match(&cfg, &on_game).map_err(usage)?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    print_match_summary(&result, json);
+    Ok(())
+}
+
+/// `games W-L-D Elo ± LOS LLR` of the first engine against the others.
+fn progress_line(r: &tenfold::arena::MatchResult) -> String {
+    let mut w = tenfold::arena::stats::Wld::default();
+    for b in 1..r.names.len() {
+        let x = r.wld(0, b);
+        w.wins += x.wins;
+        w.losses += x.losses;
+        w.draws += x.draws;
+    }
+    let (elo, err) = w.elo();
+    let mut s = format!(
+        "{}: {} games +{} -{} ={}  Elo {:+.1} ± {:.1}  LOS {:.1}%",
+        r.names[0],
+        w.games(),
+        w.wins,
+        w.losses,
+        w.draws,
+        elo,
+        err,
+        w.los() * 100.0
+    );
+    if let Some((llr, _)) = r.sprt {
+        s += &format!("  LLR {llr:.2}");
+    }
+    s
+}
+
+fn print_match_summary(r: &tenfold::arena::MatchResult, json: bool) {
+    let n = r.names.len();
+    let mut rows = Vec::new();
+    for a in 0..n {
+        for b in 0..n {
+            if a == b {
+                continue;
+            }
+            let w = r.wld(a, b);
+            if w.games() == 0 || (a > b && r.wld(b, a).games() > 0 && n == 2) {
+                continue;
+            }
+            let (elo, err) = w.elo();
+            rows.push((a, b, w, elo, err, r.penta(a, b)));
+        }
+    }
+    if json {
+        let pairs: Vec<_> = rows
+            .iter()
+            .map(|(a, b, w, elo, err, p)| {
+                json!({"engine": r.names[*a], "opponent": r.names[*b], "wins": w.wins, "losses": w.losses,
+                       "draws": w.draws, "score": w.score(), "elo": elo, "elo_error95": err,
+                       "los": w.los(), "pentanomial": p.0})
+            })
+            .collect();
+        let mut o = json!({"games": r.games.len(), "results": pairs});
+        if let Some((llr, verdict)) = r.sprt {
+            o["sprt"] = json!({"llr": llr, "verdict": format!("{verdict:?}")});
+        }
+        println!("{o}");
+        return;
+    }
+    println!();
+    for (a, b, w, elo, err, p) in &rows {
+        println!(
+            "{} vs {}: +{} -{} ={}  score {:.1}%  Elo {:+.1} ± {:.1}  LOS {:.1}%  pairs {:?}",
+            r.names[*a],
+            r.names[*b],
+            w.wins,
+            w.losses,
+            w.draws,
+            w.score() * 100.0,
+            elo,
+            err,
+            w.los() * 100.0,
+            p.0
+        );
+    }
+    if n > 2 {
+        println!("\ncrosstable (points scored by the row engine against the column engine)");
+        print!("{:<16}", "");
+        for name in &r.names {
+            print!("{name:>10}");
+        }
+        println!("{:>10}", "total");
+        for a in 0..n {
+            print!("{:<16}", r.names[a]);
+            let mut total = 0.0;
+            for b in 0..n {
+                if a == b {
+                    print!("{:>10}", "-");
+                    continue;
+                }
+                let w = r.wld(a, b);
+                let pts = w.wins as f64 + 0.5 * w.draws as f64;
+                total += pts;
+                if w.games() == 0 {
+                    print!("{:>10}", "");
+                } else {
+                    print!("{:>10}", format!("{pts}/{}", w.games()));
+                }
+            }
+            println!("{total:>10}");
+        }
+    }
+    if let Some((llr, verdict)) = r.sprt {
+        println!("SPRT: LLR {llr:.2} — {verdict:?}");
+    }
+    println!("{} games played", r.games.len());
+}
+
+fn pgn_check(c: &Common, a: &PgnArgs) -> Result<(), Fail> {
+    use tenfold::arena::pgn;
+    let text = std::fs::read_to_string(&a.check)
+        .map_err(|e| usage(format!("cannot read {}: {e}", a.check)))?;
+    let games = pgn::parse_pgn(&text).map_err(|e| usage(format!("{}: {e}", a.check)))?;
+    let mut bad = 0;
+    let mut results = Vec::new();
+    for (i, g) in games.iter().enumerate() {
+        let verdict = pgn::check_game(g);
+        if verdict.is_err() {
+            bad += 1;
+        }
+        if !c.json {
+            match &verdict {
+                Ok(n) => println!(
+                    "ok   game {} (line {}): {n} moves, {}",
+                    i + 1,
+                    g.line,
+                    g.tag("Result").unwrap_or("*")
+                ),
+                Err(e) => println!("FAIL game {} (line {}): {e}", i + 1, g.line),
+            }
+        }
+        results.push(json!({"game": i + 1, "line": g.line, "ok": verdict.is_ok(),
+                            "error": verdict.err()}));
+    }
+    if c.json {
+        println!(
+            "{}",
+            json!({"games": games.len(), "failed": bad, "results": results})
+        );
+    } else {
+        println!("{} passed, {} failed", games.len() - bad, bad);
+    }
+    if bad > 0 {
+        Err(Fail(1, format!("{bad} game(s) failed the check")))
+    } else {
+        Ok(())
+    }
 }

@@ -48,8 +48,7 @@ impl Position {
         att &= them;
         for g in &map.rays {
             if let Some(b) = v.rays.get(g.ray).first_blocker(sq, occ) {
-                if them.has(b) && g.types >> self.board[b.idx()].kind() & 1 != 0 && g.from.has(b)
-                {
+                if them.has(b) && g.types >> self.board[b.idx()].kind() & 1 != 0 && g.from.has(b) {
                     att.set(b);
                 }
             }
@@ -118,17 +117,56 @@ impl Position {
         } else {
             self.gen_pseudo(list);
             if royals.any() {
+                let (check, sensitive) = self.king_sensitivity(royals);
                 let moves = list.as_mut_slice();
                 let mut keep = 0;
                 for i in 0..moves.len() {
-                    if self.leaves_royals_safe(moves[i]) {
-                        moves[keep] = moves[i];
+                    let m = moves[i];
+                    let quiet_for_king = !check
+                        && matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep)
+                        && !royals.has(m.from())
+                        && !sensitive.has(m.from())
+                        && !sensitive.has(m.to());
+                    if quiet_for_king || self.leaves_royals_safe(m) {
+                        moves[keep] = m;
                         keep += 1;
                     }
                 }
                 list.truncate(keep);
             }
         }
+    }
+
+    /// Whether a royal piece is attacked now, and the squares whose occupancy can change
+    /// an attack on a royal piece: every line a rider, hopper or bent rider could use to
+    /// reach it, and every lame leap's via square. A non-royal move that neither leaves
+    /// nor enters such a square cannot expose a royal piece that is not already attacked.
+    fn king_sensitivity(&self, royals: Bitboard) -> (bool, Bitboard) {
+        let v = &*self.v;
+        let them = self.side.flip();
+        let map = &v.attackers[them.idx()];
+        let occ = self.occupied();
+        let theirs = self.by_color[them.idx()];
+        let mut check = false;
+        let mut sensitive = Bitboard::EMPTY;
+        for k in royals {
+            check |= self.is_attacked(k, occ, theirs, them);
+            for g in &map.rays {
+                sensitive |= v.rays.get(g.ray).mask[k.idx()];
+            }
+            for g in &map.hops {
+                sensitive |= v.rays.get(g.full).mask[k.idx()];
+            }
+            for g in &map.bents {
+                sensitive |= v.rays.get(g.ray).mask[k.idx()];
+            }
+            for g in &map.lames {
+                if let Some((_, via)) = g.from[k.idx()] {
+                    sensitive.set(via);
+                }
+            }
+        }
+        (check, sensitive)
     }
 
     /// Number of legal moves (perft's leaf count).
@@ -160,10 +198,18 @@ impl Position {
             if blockers.is_empty() {
                 continue;
             }
-            let b1 = if ray.ascending { blockers.lsb() } else { blockers.msb() };
+            let b1 = if ray.ascending {
+                blockers.lsb()
+            } else {
+                blockers.msb()
+            };
             let rest = blockers ^ b1.bb();
             if ours.has(b1) && rest.any() {
-                let b2 = if ray.ascending { rest.lsb() } else { rest.msb() };
+                let b2 = if ray.ascending {
+                    rest.lsb()
+                } else {
+                    rest.msb()
+                };
                 if theirs.has(b2)
                     && g.types >> self.board[b2.idx()].kind() & 1 != 0
                     && g.from.has(b2)
@@ -257,11 +303,12 @@ impl Position {
             return;
         }
         for to in dest {
-            let kind = if def.pawn && self.board[to.idx()].is_none() && v.board.distance(from, to) >= 2 {
-                MoveKind::DoubleStep
-            } else {
-                MoveKind::Normal
-            };
+            let kind =
+                if def.pawn && self.board[to.idx()].is_none() && v.board.distance(from, to) >= 2 {
+                    MoveKind::DoubleStep
+                } else {
+                    MoveKind::Normal
+                };
             let base = Move::new(from, to, kind);
             match &def.promotion {
                 Some(pr) if pr.zone[us].has(to) => {
@@ -319,7 +366,10 @@ impl Position {
                 continue;
             }
             let crossed = r.king_path & !r.king_from.bb();
-            if crossed.iter().any(|s| self.is_attacked(s, occ, theirs, them)) {
+            if crossed
+                .iter()
+                .any(|s| self.is_attacked(s, occ, theirs, them))
+            {
                 continue;
             }
             let mv = Move::new(r.king_from, r.king_to, MoveKind::Castle);
@@ -342,9 +392,11 @@ impl Position {
         match m.kind() {
             MoveKind::Drop => occ.set(to),
             MoveKind::Castle => {
-                let Some(r) = v.castling.as_ref().and_then(|rs| {
-                    rs.iter().find(|r| r.king_from == from && r.king_to == to)
-                }) else {
+                let Some(r) = v
+                    .castling
+                    .as_ref()
+                    .and_then(|rs| rs.iter().find(|r| r.king_from == from && r.king_to == to))
+                else {
                     return false;
                 };
                 occ.clear(r.king_from);

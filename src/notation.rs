@@ -139,7 +139,9 @@ impl Position {
         if self.repetitions() >= 2 {
             return Some((GameResult::Draw, "threefold repetition"));
         }
-        if self.v.royal_mask != 0 && self.occupied() == (self.royals(Color::White) | self.royals(Color::Black)) {
+        if self.v.royal_mask != 0
+            && self.occupied() == (self.royals(Color::White) | self.royals(Color::Black))
+        {
             let in_hand = self.hands.iter().any(|h| h.iter().any(|&n| n > 0));
             if !in_hand {
                 return Some((GameResult::Draw, "bare kings"));

@@ -419,10 +419,7 @@ impl Variant {
     /// Squares strictly between two squares on a straight line (empty if not aligned).
     pub fn board_between(&self, a: Square, b: Square) -> Bitboard {
         let bd = &self.board;
-        let (dx, dy) = (
-            bd.file_of(b) - bd.file_of(a),
-            bd.rank_of(b) - bd.rank_of(a),
-        );
+        let (dx, dy) = (bd.file_of(b) - bd.file_of(a), bd.rank_of(b) - bd.rank_of(a));
         if !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
             return Bitboard::EMPTY;
         }

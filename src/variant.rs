@@ -117,10 +117,17 @@ pub struct PromotionFile {
 pub struct CastlingFile {
     /// File of the king (letter).
     pub king_file: char,
+    /// Rank of king and rooks, counted from the own side (1 = first rank).
+    #[serde(default = "first_rank")]
+    pub rank: i32,
     /// Castling towards the h/j side (`K`/`k`).
     pub kingside: CastleSideFile,
     /// Castling towards the a side (`Q`/`q`).
     pub queenside: CastleSideFile,
+}
+
+fn first_rank() -> i32 {
+    1
 }
 
 /// One castling's files.
@@ -280,15 +287,26 @@ impl Variant {
         for (i, p) in file.pieces.iter().enumerate() {
             let key = format!("piece[{i}]");
             if !p.letter.is_ascii_uppercase() {
-                return Err(err(&format!("{key}.letter"), format!("'{}' is not an upper-case letter", p.letter)));
+                return Err(err(
+                    &format!("{key}.letter"),
+                    format!("'{}' is not an upper-case letter", p.letter),
+                ));
             }
             if file.pieces[..i].iter().any(|q| q.letter == p.letter) {
-                return Err(err(&format!("{key}.letter"), format!("letter '{}' is used twice", p.letter)));
+                return Err(err(
+                    &format!("{key}.letter"),
+                    format!("letter '{}' is used twice", p.letter),
+                ));
             }
-            let atoms = betza::parse(&p.betza).map_err(|e| err(&format!("{key}.betza"), e.to_string()))?;
+            let atoms =
+                betza::parse(&p.betza).map_err(|e| err(&format!("{key}.betza"), e.to_string()))?;
             pieces.push(PieceDef {
                 letter: p.letter,
-                name: if p.name.is_empty() { p.letter.to_string() } else { p.name.clone() },
+                name: if p.name.is_empty() {
+                    p.letter.to_string()
+                } else {
+                    p.name.clone()
+                },
                 betza: p.betza.clone(),
                 atoms,
                 royal: p.royal,
@@ -297,10 +315,15 @@ impl Variant {
                 value: p.value.unwrap_or(0),
             });
         }
-        let type_of = |c: char| pieces.iter().position(|p| p.letter == c).map(|i| i as PieceType);
+        let type_of = |c: char| {
+            pieces
+                .iter()
+                .position(|p| p.letter == c)
+                .map(|i| i as PieceType)
+        };
         // Promotions and initial ranks need the whole piece list.
-        let start_board = start_placement(&file.start, &board, &pieces)
-            .map_err(|m| err("start", m))?;
+        let start_board =
+            start_placement(&file.start, &board, &pieces).map_err(|m| err("start", m))?;
         let rel_ranks = |ranks: &[i32], key: &str| -> Result<[Bitboard; 2], VariantError> {
             let mut z = [Bitboard::EMPTY; 2];
             for &r in ranks {
@@ -327,13 +350,22 @@ impl Variant {
                     for c in pr.to.chars() {
                         match type_of(c) {
                             Some(t) => to.push(t),
-                            None => return Err(err(&format!("{key}.to"), format!("no piece with letter '{c}'"))),
+                            None => {
+                                return Err(err(
+                                    &format!("{key}.to"),
+                                    format!("no piece with letter '{c}'"),
+                                ))
+                            }
                         }
                     }
                     if to.is_empty() {
                         return Err(err(&format!("{key}.to"), "no promotion choices".into()));
                     }
-                    Some(Promotion { zone, mandatory, to })
+                    Some(Promotion {
+                        zone,
+                        mandatory,
+                        to,
+                    })
                 }
             });
         }
@@ -365,31 +397,62 @@ impl Variant {
                 } else {
                     p.atoms.iter().map(|a| a.mirrored()).collect()
                 };
-                attacks[c.idx()].push(PieceAttacks::compile(&board, &mut rays, &atoms, initial[c.idx()]));
+                attacks[c.idx()].push(PieceAttacks::compile(
+                    &board,
+                    &mut rays,
+                    &atoms,
+                    initial[c.idx()],
+                ));
             }
         }
         let attackers = [
             AttackerMap::build(&board, &mut rays, &attacks[0]),
             AttackerMap::build(&board, &mut rays, &attacks[1]),
         ];
-        let royal_mask = pieces.iter().enumerate().filter(|(_, p)| p.royal).fold(0u32, |m, (i, _)| m | 1 << i);
-        let pawn_mask = pieces.iter().enumerate().filter(|(_, p)| p.pawn).fold(0u32, |m, (i, _)| m | 1 << i);
-        let ray_legality = attacks.iter().all(|v| v.iter().all(|a| a.has_only_leaps_and_rides()));
+        let royal_mask = pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.royal)
+            .fold(0u32, |m, (i, _)| m | 1 << i);
+        let pawn_mask = pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.pawn)
+            .fold(0u32, |m, (i, _)| m | 1 << i);
+        let ray_legality = attacks
+            .iter()
+            .all(|v| v.iter().all(|a| a.has_only_leaps_and_rides()));
         let mut castle_mask = vec![0u8; board.squares()];
         let castling = match &file.castling {
             None => None,
             Some(cf) => {
                 let f = |c: char, key: &str| {
-                    file_index(c, board.files).ok_or_else(|| err(key, format!("file '{c}' is off the board")))
+                    file_index(c, board.files)
+                        .ok_or_else(|| err(key, format!("file '{c}' is off the board")))
                 };
                 let kf = f(cf.king_file, "castling.king_file")?;
+                if cf.rank < 1 || cf.rank > board.ranks as i32 {
+                    return Err(err(
+                        "castling.rank",
+                        format!("rank {} is off the board", cf.rank),
+                    ));
+                }
                 let mut rules = [None; 4];
                 for c in Color::BOTH {
-                    let rank = if c == Color::White { 0 } else { board.ranks as i32 - 1 };
+                    let rank = if c == Color::White {
+                        cf.rank - 1
+                    } else {
+                        board.ranks as i32 - cf.rank
+                    };
                     for (side, s) in [&cf.kingside, &cf.queenside].into_iter().enumerate() {
-                        let key = if side == 0 { "castling.kingside" } else { "castling.queenside" };
+                        let key = if side == 0 {
+                            "castling.kingside"
+                        } else {
+                            "castling.queenside"
+                        };
                         let sq = |file: i32| board.square(file, rank).unwrap();
-                        let (kt, rf, rt) = (f(s.king_to, key)?, f(s.rook_from, key)?, f(s.rook_to, key)?);
+                        let (kt, rf, rt) =
+                            (f(s.king_to, key)?, f(s.rook_from, key)?, f(s.rook_to, key)?);
                         let span = |a: i32, b: i32| {
                             let mut bb = Bitboard::EMPTY;
                             for x in a.min(b)..=a.max(b) {
@@ -398,7 +461,9 @@ impl Variant {
                             bb
                         };
                         let king_path = span(kf, kt);
-                        let must_be_empty = (span(kf, kt) | span(rf, rt) | span(kf, rf)) & !sq(kf).bb() & !sq(rf).bb();
+                        let must_be_empty = (span(kf, kt) | span(rf, rt) | span(kf, rf))
+                            & !sq(kf).bb()
+                            & !sq(rf).bb();
                         let idx = c.idx() * 2 + side;
                         castle_mask[sq(kf).idx()] |= 0b11 << (c.idx() * 2);
                         castle_mask[sq(rf).idx()] |= 1 << idx;
@@ -436,7 +501,10 @@ impl Variant {
     /// The type with this FEN letter (either case).
     pub fn type_of_letter(&self, c: char) -> Option<PieceType> {
         let up = c.to_ascii_uppercase();
-        self.pieces.iter().position(|p| p.letter == up).map(|i| i as PieceType)
+        self.pieces
+            .iter()
+            .position(|p| p.letter == up)
+            .map(|i| i as PieceType)
     }
 
     /// Number of piece types.
@@ -461,7 +529,11 @@ fn start_placement(
     let mut out = Vec::new();
     let rows: Vec<&str> = placement.split('/').collect();
     if rows.len() != board.ranks as usize {
-        return Err(format!("{} ranks in the placement, the board has {}", rows.len(), board.ranks));
+        return Err(format!(
+            "{} ranks in the placement, the board has {}",
+            rows.len(),
+            board.ranks
+        ));
     }
     for (i, row) in rows.iter().enumerate() {
         let rank = board.ranks as i32 - 1 - i as i32;
@@ -478,8 +550,14 @@ fn start_placement(
                 .iter()
                 .position(|p| p.letter == ch.to_ascii_uppercase())
                 .ok_or_else(|| format!("unknown piece letter '{ch}'"))?;
-            let c = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
-            let sq = board.square(file, rank).ok_or_else(|| format!("rank {} is too long", rank + 1))?;
+            let c = if ch.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let sq = board
+                .square(file, rank)
+                .ok_or_else(|| format!("rank {} is too long", rank + 1))?;
             out.push((sq, t as PieceType, c));
             file += 1;
         }

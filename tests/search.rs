@@ -1,12 +1,19 @@
 //! Search: mates at the right depth, draw scores, table round trips under threads,
 //! bench determinism, stop latency and the clock.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tenfold::moves::{Move, MoveKind};
 use tenfold::search::{Engine, Limits, SearchResult, MATE};
 use tenfold::tt::{Bound, TranspositionTable};
 use tenfold::{bench, builtin, Position, Square};
+
+/// Tests here measure time or load every core: they take turns.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 fn chess(fen: &str) -> Position {
     Position::from_fen(&builtin::get("chess").unwrap(), fen).unwrap()
@@ -33,6 +40,7 @@ fn assert_mate(fen: &str, n: i32, first: &str) {
 
 #[test]
 fn mate_in_one_is_found_at_depth_one() {
+    let _turn = serial();
     // Back-rank mate (C2: checkmate loses).
     assert_mate("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, "a1a8");
     assert_mate(
@@ -44,6 +52,7 @@ fn mate_in_one_is_found_at_depth_one() {
 
 #[test]
 fn mate_in_two_is_found_at_depth_three() {
+    let _turn = serial();
     // A quiet rook sacrifice, then a pawn mates.
     assert_mate("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", 2, "a1a6");
     assert_mate(
@@ -55,6 +64,7 @@ fn mate_in_two_is_found_at_depth_three() {
 
 #[test]
 fn mate_in_three_is_found_at_depth_five() {
+    let _turn = serial();
     assert_mate("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3, "f6a6");
     assert_mate(
         "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1",
@@ -65,6 +75,7 @@ fn mate_in_three_is_found_at_depth_five() {
 
 #[test]
 fn stalemate_scores_zero_and_has_no_move() {
+    let _turn = serial();
     // C2: stalemate draws.
     let r = search(
         &chess("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
@@ -76,6 +87,7 @@ fn stalemate_scores_zero_and_has_no_move() {
 
 #[test]
 fn a_checkmated_side_has_no_move_and_a_mate_score() {
+    let _turn = serial();
     let r = search(
         &chess("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"),
         Limits::depth(4),
@@ -86,6 +98,7 @@ fn a_checkmated_side_has_no_move_and_a_mate_score() {
 
 #[test]
 fn the_fifty_move_rule_makes_a_queen_up_a_draw() {
+    let _turn = serial();
     // C2: the clock stands at 99; any move that is not a capture or pawn move draws.
     let r = search(
         &chess("7k/8/8/8/8/8/8/1Q5K w - - 99 80"),
@@ -97,6 +110,7 @@ fn the_fifty_move_rule_makes_a_queen_up_a_draw() {
 
 #[test]
 fn perpetual_check_saves_the_side_two_queens_down() {
+    let _turn = serial();
     // C2: repetition draws; White checks forever.
     let r = search(
         &chess("7k/6p1/6Q1/8/8/8/qq6/7K w - - 0 1"),
@@ -108,6 +122,7 @@ fn perpetual_check_saves_the_side_two_queens_down() {
 
 #[test]
 fn table_entries_survive_concurrent_writers_intact() {
+    let _turn = serial();
     // Many threads store and probe overlapping keys in a tiny table: every hit must be
     // the data stored for its own key, never a torn mix of two entries.
     let tt = Arc::new(TranspositionTable::new(1));
@@ -151,6 +166,7 @@ fn table_entries_survive_concurrent_writers_intact() {
 
 #[test]
 fn bench_node_count_is_deterministic_with_one_thread() {
+    let _turn = serial();
     let v = builtin::get("chess").unwrap();
     let a = bench::run(&[Arc::clone(&v)], 6, 1, 8, |_| {}).unwrap();
     let b = bench::run(&[v], 6, 1, 8, |_| {}).unwrap();
@@ -163,6 +179,7 @@ fn bench_node_count_is_deterministic_with_one_thread() {
 
 #[test]
 fn a_variant_without_bench_positions_gets_start_and_fixed_lines() {
+    let _turn = serial();
     let v =
         tenfold::builtin::load_file(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mini.toml"))
             .unwrap();
@@ -180,6 +197,7 @@ fn a_variant_without_bench_positions_gets_start_and_fixed_lines() {
 
 #[test]
 fn search_works_on_a_loaded_game_through_the_generic_api() {
+    let _turn = serial();
     let v =
         tenfold::builtin::load_file(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mini.toml"))
             .unwrap();
@@ -191,6 +209,7 @@ fn search_works_on_a_loaded_game_through_the_generic_api() {
 
 #[test]
 fn stop_ends_an_infinite_search_within_20_ms() {
+    let _turn = serial();
     let pos = chess("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
     let mut worst = Duration::ZERO;
     let mut best = Duration::MAX;
@@ -224,6 +243,7 @@ fn stop_ends_an_infinite_search_within_20_ms() {
 
 #[test]
 fn node_limit_is_exact_with_one_thread() {
+    let _turn = serial();
     let pos = chess("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     let l = Limits {
         nodes: Some(5000),
@@ -238,6 +258,7 @@ fn node_limit_is_exact_with_one_thread() {
 
 #[test]
 fn a_ten_millisecond_increment_never_loses_on_time() {
+    let _turn = serial();
     // Engine against itself from one second each, 10 ms a move: the clocks must never
     // run out (time spent is measured around the whole search, thread start included).
     let v = builtin::get("chess").unwrap();

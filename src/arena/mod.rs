@@ -1,0 +1,704 @@
+//! The arena: engine-vs-engine matches and tournaments refereed by Tenfold's own rules.
+//!
+//! Every move an engine sends is checked with `Position::parse_move`; the game ends by
+//! the game's rules (`game_result`), by a loss for an illegal move, crash, hang or time
+//! forfeit, or by optional score adjudication and a length limit.
+
+pub mod engine;
+pub mod pgn;
+pub mod player;
+pub mod stats;
+
+use crate::builtin;
+use crate::moves::{Color, MoveList};
+use crate::notation::GameResult;
+use crate::position::Position;
+use crate::variant::Variant;
+use engine::{UciEngine, XboardEngine};
+use pgn::GameRecord;
+use player::{material, EngineSpec, GreedyPlayer, Limit, Player, PlayerError, RandomPlayer, Rng};
+use stats::{Penta, Sprt, SprtVerdict, Wld};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A time control.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TimeControl {
+    /// Moves per period (0 = whole game).
+    pub moves: u32,
+    /// Time per period.
+    pub base: Option<Duration>,
+    /// Increment per move.
+    pub inc: Duration,
+    /// Fixed time per move.
+    pub movetime: Option<Duration>,
+    /// Fixed depth.
+    pub depth: Option<u32>,
+    /// Fixed nodes.
+    pub nodes: Option<u64>,
+}
+
+fn secs(text: &str, what: &str) -> Result<Duration, String> {
+    let x: f64 = text
+        .parse()
+        .map_err(|_| format!("{what}: \"{text}\" is not a number of seconds"))?;
+    if !(0.0..1e7).contains(&x) {
+        return Err(format!("{what}: {text} seconds is out of range"));
+    }
+    Ok(Duration::from_secs_f64(x))
+}
+
+impl TimeControl {
+    /// Applies `tc=40/60+0.6`, `st=0.1`, `depth=6` or `nodes=10000`.
+    pub fn apply(&mut self, key: &str, value: &str) -> Result<(), String> {
+        match key {
+            "tc" => {
+                let (moves, rest) = match value.split_once('/') {
+                    Some((m, r)) => (
+                        m.parse::<u32>()
+                            .map_err(|_| format!("tc: \"{m}\" is not a move count"))?,
+                        r,
+                    ),
+                    None => (0, value),
+                };
+                let (base, inc) = match rest.split_once('+') {
+                    Some((b, i)) => (b, Some(i)),
+                    None => (rest, None),
+                };
+                // Base may be seconds or minutes:seconds.
+                let base = match base.split_once(':') {
+                    Some((m, s)) => secs(m, "tc")? * 60 + secs(s, "tc")?,
+                    None => secs(base, "tc")?,
+                };
+                self.moves = moves;
+                self.base = Some(base);
+                self.inc = match inc {
+                    Some(i) => secs(i, "tc")?,
+                    None => Duration::ZERO,
+                };
+            }
+            "st" => self.movetime = Some(secs(value, "st")?),
+            "depth" => {
+                self.depth = Some(
+                    value
+                        .parse()
+                        .map_err(|_| format!("depth: \"{value}\" is not a number"))?,
+                )
+            }
+            "nodes" => {
+                self.nodes = Some(
+                    value
+                        .parse()
+                        .map_err(|_| format!("nodes: \"{value}\" is not a number"))?,
+                )
+            }
+            _ => return Err(format!("unknown time control key \"{key}\"")),
+        }
+        Ok(())
+    }
+
+    /// True when nothing limits a move.
+    pub fn is_unlimited(&self) -> bool {
+        self.base.is_none()
+            && self.movetime.is_none()
+            && self.depth.is_none()
+            && self.nodes.is_none()
+    }
+}
+
+/// Score adjudication settings.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Adjudication {
+    /// Draw when both engines' |score| ≤ `draw_score` for `draw_count` plies each, after
+    /// move `draw_after`.
+    pub draw: Option<(u32, u32, i32)>,
+    /// A side resigns when its score ≤ −`score` for `count` consecutive moves and the
+    /// opponent agrees (≥ `score`).
+    pub resign: Option<(u32, i32)>,
+    /// Draw after this many full moves.
+    pub max_moves: Option<u32>,
+}
+
+/// Everything a match needs.
+pub struct MatchConfig {
+    /// Variant name (built-in or loaded).
+    pub variant: String,
+    /// Players; the first is the gauntlet's champion.
+    pub engines: Vec<EngineSpec>,
+    /// Default time control for engines that give none.
+    pub each: TimeControl,
+    /// Opening positions (FEN); empty = generate random balanced ones.
+    pub openings: Vec<String>,
+    /// Random plies played from each opening before the game.
+    pub plies: u32,
+    /// Use openings in random order (else in file order).
+    pub random_order: bool,
+    /// Rounds: each round plays every pairing `games` times.
+    pub rounds: u32,
+    /// Games per pairing per round (pairs of colour-swapped games, rounded up to even).
+    pub games: u32,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Round robin (every pair) rather than gauntlet (first against the rest).
+    pub round_robin: bool,
+    /// SPRT for a two-player match.
+    pub sprt: Option<Sprt>,
+    /// Adjudication.
+    pub adjudication: Adjudication,
+    /// Extra wall-clock allowance over the clock before a player is declared hung.
+    pub margin: Duration,
+    /// Seed for openings and the baselines.
+    pub seed: u64,
+    /// PGN Event tag.
+    pub event: String,
+}
+
+/// One game to play.
+#[derive(Debug, Clone)]
+struct Job {
+    index: usize,
+    pair: usize,
+    white: usize,
+    black: usize,
+    opening: String,
+    round: u32,
+}
+
+/// A finished game with who played it.
+#[derive(Debug, Clone)]
+pub struct Finished {
+    /// Game number (1-based, in schedule order).
+    pub number: usize,
+    /// Pair number (colour-swapped partner games share it).
+    pub pair: usize,
+    /// Index of White in the engine list.
+    pub white: usize,
+    /// Index of Black.
+    pub black: usize,
+    /// The record.
+    pub record: GameRecord,
+}
+
+/// Results of a match.
+pub struct MatchResult {
+    /// Every game, in order of completion.
+    pub games: Vec<Finished>,
+    /// Engine names.
+    pub names: Vec<String>,
+    /// SPRT verdict, if one was asked for.
+    pub sprt: Option<(f64, SprtVerdict)>,
+}
+
+impl MatchResult {
+    /// Results of engine `a` against engine `b`, from `a`'s side.
+    pub fn wld(&self, a: usize, b: usize) -> Wld {
+        let mut w = Wld::default();
+        for g in &self.games {
+            let (me_white, other) = if g.white == a {
+                (true, g.black)
+            } else if g.black == a {
+                (false, g.white)
+            } else {
+                continue;
+            };
+            if other != b {
+                continue;
+            }
+            match (g.record.result, me_white) {
+                (Some(GameResult::WhiteWins), true) | (Some(GameResult::BlackWins), false) => {
+                    w.wins += 1
+                }
+                (Some(GameResult::WhiteWins), false) | (Some(GameResult::BlackWins), true) => {
+                    w.losses += 1
+                }
+                _ => w.draws += 1,
+            }
+        }
+        w
+    }
+
+    /// Pentanomial counts of `a` against `b` over completed colour-swapped pairs.
+    pub fn penta(&self, a: usize, b: usize) -> Penta {
+        let mut by_pair: std::collections::BTreeMap<usize, Vec<f64>> = Default::default();
+        for g in &self.games {
+            if !((g.white == a && g.black == b) || (g.white == b && g.black == a)) {
+                continue;
+            }
+            let score = match (g.record.result, g.white == a) {
+                (Some(GameResult::WhiteWins), true) | (Some(GameResult::BlackWins), false) => 1.0,
+                (Some(GameResult::WhiteWins), false) | (Some(GameResult::BlackWins), true) => 0.0,
+                _ => 0.5,
+            };
+            by_pair.entry(g.pair).or_default().push(score);
+        }
+        let mut p = Penta::default();
+        for v in by_pair.values().filter(|v| v.len() == 2) {
+            p.add(v[0], v[1]);
+        }
+        p
+    }
+}
+
+/// Builds the player an engine spec describes.
+pub fn make_player(spec: &EngineSpec, seed: u64) -> Box<dyn Player> {
+    match (&spec.cmd, spec.player.as_str()) {
+        (Some(cmd), _) if spec.proto == "xboard" => {
+            Box::new(XboardEngine::new(&spec.name, cmd, &spec.args))
+        }
+        (Some(cmd), _) => Box::new(UciEngine::new(&spec.name, cmd, &spec.args, &spec.options)),
+        (None, "random") => Box::new(RandomPlayer::new(&spec.name, seed)),
+        (None, "greedy") => Box::new(GreedyPlayer::new(&spec.name, seed)),
+        (None, _) => {
+            // A Tenfold configuration: this very binary in UCI mode.
+            let exe = std::env::current_exe()
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_else(|_| "tenfold".into());
+            Box::new(UciEngine::new(
+                &spec.name,
+                &exe,
+                &["uci".to_string()],
+                &spec.options,
+            ))
+        }
+    }
+}
+
+/// A random balanced opening: `plies` random moves from `start`, retried until neither
+/// side is ahead in material and the game is not over.
+pub fn random_opening(v: &Arc<Variant>, start: &str, plies: u32, rng: &mut Rng) -> String {
+    let base = Position::from_fen(v, start).unwrap_or_else(|_| Position::startpos(v));
+    for _ in 0..200 {
+        let mut p = base.clone();
+        let mut ok = true;
+        for _ in 0..plies {
+            let mut list = MoveList::new();
+            p.legal_moves(&mut list);
+            if list.is_empty() {
+                ok = false;
+                break;
+            }
+            let m = list.as_slice()[rng.below(list.len())];
+            p.make_move(m);
+        }
+        if ok
+            && p.game_result().is_none()
+            && material(&p, Color::White) == material(&p, Color::Black)
+        {
+            return p.fen();
+        }
+    }
+    base.fen()
+}
+
+/// Reads an opening file: one FEN or EPD per line (`#` comments).
+pub fn read_openings(v: &Arc<Variant>, text: &str, origin: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split(';').next().unwrap_or("").trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let fen = if fields.len() >= 6 && fields[4].parse::<u32>().is_ok() {
+            fields[..6].join(" ")
+        } else {
+            format!("{} 0 1", fields[..fields.len().min(4)].join(" "))
+        };
+        let p = Position::from_fen(v, &fen).map_err(|e| format!("{origin}:{}: {e}", i + 1))?;
+        out.push(p.fen());
+    }
+    if out.is_empty() {
+        return Err(format!("{origin}: no openings"));
+    }
+    Ok(out)
+}
+
+/// Referees one game between two players.
+pub fn play_game(
+    v: &Arc<Variant>,
+    start_fen: &str,
+    players: [&mut dyn Player; 2],
+    tcs: [TimeControl; 2],
+    adj: &Adjudication,
+    margin: Duration,
+) -> GameRecord {
+    let [white, black] = players;
+    let names = [white.name().to_string(), black.name().to_string()];
+    let mut players: [&mut dyn Player; 2] = [white, black];
+    let mut record = GameRecord {
+        variant: v.name.clone(),
+        start_fen: (start_fen != v.start_fen).then(|| start_fen.to_string()),
+        white: names[0].clone(),
+        black: names[1].clone(),
+        round: String::new(),
+        result: None,
+        termination: "normal".into(),
+        reason: String::new(),
+        moves: Vec::new(),
+    };
+    let loss_of = |c: Color| {
+        if c == Color::White {
+            GameResult::BlackWins
+        } else {
+            GameResult::WhiteWins
+        }
+    };
+    let mut pos = match Position::from_fen(v, start_fen) {
+        Ok(p) => p,
+        Err(e) => {
+            record.termination = "abandoned".into();
+            record.reason = e.to_string();
+            return record;
+        }
+    };
+    for (i, p) in players.iter_mut().enumerate() {
+        if let Err(e) = p.new_game(&v.name, start_fen) {
+            let c = if i == 0 { Color::White } else { Color::Black };
+            record.result = Some(loss_of(c));
+            record.termination = "abandoned".into();
+            record.reason = format!("{} {e}", names[i]);
+            return record;
+        }
+    }
+    let mut clock = [tcs[0].base, tcs[1].base];
+    let mut scores: [Vec<i32>; 2] = [Vec::new(), Vec::new()];
+    loop {
+        if let Some((r, why)) = pos.game_result() {
+            record.result = Some(r);
+            record.reason = why.to_string();
+            break;
+        }
+        if let Some(max) = adj.max_moves {
+            if record.moves.len() as u32 >= 2 * max {
+                record.result = Some(GameResult::Draw);
+                record.termination = "adjudication".into();
+                record.reason = format!("draw by the {max}-move limit");
+                break;
+            }
+        }
+        let side = pos.side_to_move();
+        let (me, opp) = (side.idx(), side.flip().idx());
+        let tc = tcs[me];
+        let played = (record.moves.len() / 2) as u32;
+        let moves_to_go = (tc.moves > 0).then(|| tc.moves - played % tc.moves);
+        let hard = match (clock[me], tc.movetime) {
+            (Some(t), _) => t + margin,
+            (None, Some(mt)) => mt + margin,
+            // Depth and node limits have no clock: allow a generous minute per move.
+            _ => Duration::from_secs(60),
+        };
+        let limit = Limit {
+            time: clock[me],
+            opp_time: clock[opp].or(clock[me]),
+            inc: tc.inc,
+            moves_to_go,
+            movetime: tc.movetime,
+            depth: tc.depth,
+            nodes: tc.nodes,
+            hard_deadline: hard,
+        };
+        let t0 = Instant::now();
+        let reply = players[me].think(&pos, start_fen, &record.moves, &limit);
+        let used = t0.elapsed();
+        let reply = match reply {
+            Ok(r) => r,
+            Err(e) => {
+                record.result = Some(loss_of(side));
+                record.termination = match e {
+                    PlayerError::Hung => "time forfeit".into(),
+                    _ => "abandoned".into(),
+                };
+                record.reason = format!("{} {e}", names[me]);
+                break;
+            }
+        };
+        if let Some(t) = clock[me] {
+            if used > t + margin {
+                record.result = Some(loss_of(side));
+                record.termination = "time forfeit".into();
+                record.reason = format!("{} lost on time", names[me]);
+                break;
+            }
+            let mut left = t.saturating_sub(used) + tc.inc;
+            // This side just made its (played + 1)th move: a new period may begin.
+            if tc.moves > 0 && (played + 1).is_multiple_of(tc.moves) {
+                left += tc.base.unwrap_or_default();
+            }
+            clock[me] = Some(left);
+        }
+        let mv = match pos.parse_move(&reply.mv) {
+            Ok(m) => m,
+            Err(e) => {
+                record.result = Some(loss_of(side));
+                record.termination = "rules infraction".into();
+                record.reason = format!("{} played {e}", names[me]);
+                break;
+            }
+        };
+        record.moves.push(pos.move_to_string(mv));
+        pos.make_move(mv);
+        if let Some(s) = reply.score_cp {
+            scores[me].push(s);
+            if let Some(r) = adjudicate(adj, &scores, me, played + 1) {
+                record.result = Some(match r {
+                    Adjudged::Draw => GameResult::Draw,
+                    Adjudged::Resign(c) => {
+                        loss_of(if c == 0 { Color::White } else { Color::Black })
+                    }
+                });
+                record.termination = "adjudication".into();
+                record.reason = match r {
+                    Adjudged::Draw => "draw by score adjudication".into(),
+                    Adjudged::Resign(c) => format!("{} resigns by score adjudication", names[c]),
+                };
+                break;
+            }
+        } else {
+            scores[me].clear();
+        }
+    }
+    for p in players.iter_mut() {
+        p.quit();
+    }
+    record
+}
+
+enum Adjudged {
+    Draw,
+    Resign(usize),
+}
+
+fn adjudicate(
+    adj: &Adjudication,
+    scores: &[Vec<i32>; 2],
+    mover: usize,
+    fullmove: u32,
+) -> Option<Adjudged> {
+    let other = 1 - mover;
+    if let Some((count, score)) = adj.resign {
+        let n = count as usize;
+        let (a, b) = (&scores[mover], &scores[other]);
+        if a.len() >= n && b.len() >= n {
+            if a[a.len() - n..].iter().all(|&s| s <= -score)
+                && b[b.len() - n..].iter().all(|&s| s >= score)
+            {
+                return Some(Adjudged::Resign(mover));
+            }
+            if b[b.len() - n..].iter().all(|&s| s <= -score)
+                && a[a.len() - n..].iter().all(|&s| s >= score)
+            {
+                return Some(Adjudged::Resign(other));
+            }
+        }
+    }
+    if let Some((after, count, score)) = adj.draw {
+        let n = count as usize;
+        if fullmove >= after
+            && scores
+                .iter()
+                .all(|s| s.len() >= n && s[s.len() - n..].iter().all(|&x| x.abs() <= score))
+        {
+            return Some(Adjudged::Draw);
+        }
+    }
+    None
+}
+
+/// Plays a whole match; `on_game` is called after each game (for progress output).
+pub fn run_match(
+    cfg: &MatchConfig,
+    on_game: &(dyn Fn(&Finished, &MatchResult) + Sync),
+) -> Result<MatchResult, String> {
+    let v = builtin::get(&cfg.variant).map_err(|e| e.to_string())?;
+    if cfg.engines.len() < 2 {
+        return Err("a match needs at least two --engine".into());
+    }
+    let mut names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    names.sort();
+    names.dedup();
+    if names.len() != cfg.engines.len() {
+        return Err("engine names must be unique (use name=…)".into());
+    }
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let mut tcs = Vec::new();
+    for e in &cfg.engines {
+        let mut tc = cfg.each;
+        for (k, val) in &e.tc {
+            tc.apply(k, val)
+                .map_err(|m| format!("engine {}: {m}", e.name))?;
+        }
+        if tc.is_unlimited() && e.cmd.is_some() || tc.is_unlimited() && e.player == "tenfold" {
+            return Err(format!(
+                "engine {} has no time control (give --each tc=… or st=, depth=, nodes=)",
+                e.name
+            ));
+        }
+        tcs.push(tc);
+    }
+    let pairings: Vec<(usize, usize)> = if cfg.round_robin {
+        (0..names.len())
+            .flat_map(|a| (a + 1..names.len()).map(move |b| (a, b)))
+            .collect()
+    } else {
+        (1..names.len()).map(|b| (0, b)).collect()
+    };
+    let mut rng = Rng::new(cfg.seed);
+    let mut jobs = VecDeque::new();
+    let pairs_per_round = cfg.games.div_ceil(2).max(1);
+    let mut opening_index = 0usize;
+    let mut index = 0;
+    let mut pair = 0;
+    for round in 1..=cfg.rounds.max(1) {
+        for &(a, b) in &pairings {
+            for _ in 0..pairs_per_round {
+                let base = if cfg.openings.is_empty() {
+                    v.start_fen.clone()
+                } else if cfg.random_order {
+                    cfg.openings[rng.below(cfg.openings.len())].clone()
+                } else {
+                    let o = cfg.openings[opening_index % cfg.openings.len()].clone();
+                    opening_index += 1;
+                    o
+                };
+                let plies = if cfg.openings.is_empty() && cfg.plies == 0 {
+                    8
+                } else {
+                    cfg.plies
+                };
+                let opening = if plies > 0 {
+                    random_opening(&v, &base, plies, &mut rng)
+                } else {
+                    base
+                };
+                for (white, black) in [(a, b), (b, a)] {
+                    index += 1;
+                    jobs.push_back(Job {
+                        index,
+                        pair,
+                        white,
+                        black,
+                        opening: opening.clone(),
+                        round,
+                    });
+                }
+                pair += 1;
+            }
+        }
+    }
+    let queue = Mutex::new(jobs);
+    let stop = AtomicBool::new(false);
+    let result = Mutex::new(MatchResult {
+        games: Vec::new(),
+        names: names.clone(),
+        sprt: None,
+    });
+    let seed = cfg.seed;
+    std::thread::scope(|s| {
+        for _ in 0..cfg.concurrency.max(1) {
+            s.spawn(|| loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front() else {
+                    break;
+                };
+                let mut w = make_player(&cfg.engines[job.white], seed ^ (job.index as u64 * 2 + 1));
+                let mut b = make_player(&cfg.engines[job.black], seed ^ (job.index as u64 * 2 + 2));
+                let mut record = play_game(
+                    &v,
+                    &job.opening,
+                    [w.as_mut(), b.as_mut()],
+                    [tcs[job.white], tcs[job.black]],
+                    &cfg.adjudication,
+                    cfg.margin,
+                );
+                record.round = format!("{}.{}", job.round, job.index);
+                let fin = Finished {
+                    number: job.index,
+                    pair: job.pair,
+                    white: job.white,
+                    black: job.black,
+                    record,
+                };
+                let mut r = result.lock().unwrap_or_else(|e| e.into_inner());
+                r.games.push(fin.clone());
+                if let (Some(sprt), 2) = (&cfg.sprt, names.len()) {
+                    let p = r.penta(0, 1);
+                    let verdict = sprt.verdict(&p);
+                    r.sprt = Some((sprt.llr(&p), verdict));
+                    if verdict != SprtVerdict::Continue {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                on_game(&fin, &r);
+            });
+        }
+    });
+    Ok(result.into_inner().unwrap_or_else(|e| e.into_inner()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_parse() {
+        let mut tc = TimeControl::default();
+        tc.apply("tc", "40/60+0.6").unwrap();
+        assert_eq!(
+            (tc.moves, tc.base, tc.inc),
+            (
+                40,
+                Some(Duration::from_secs(60)),
+                Duration::from_millis(600)
+            )
+        );
+        tc.apply("tc", "1:30+1").unwrap();
+        assert_eq!(tc.base, Some(Duration::from_secs(90)));
+        tc.apply("st", "0.1").unwrap();
+        assert_eq!(tc.movetime, Some(Duration::from_millis(100)));
+        assert!(tc.apply("tc", "abc").is_err());
+        assert!(tc.apply("st", "-1").is_err());
+        assert!(tc.apply("bogus", "1").is_err());
+    }
+
+    #[test]
+    fn greedy_beats_random_in_a_small_match() {
+        let cfg = MatchConfig {
+            variant: "chess".into(),
+            engines: vec![
+                EngineSpec::parse("name=G,player=greedy").unwrap(),
+                EngineSpec::parse("name=R,player=random").unwrap(),
+            ],
+            each: TimeControl::default(),
+            openings: vec![],
+            plies: 4,
+            random_order: false,
+            rounds: 1,
+            games: 20,
+            concurrency: 2,
+            round_robin: false,
+            sprt: None,
+            adjudication: Adjudication {
+                max_moves: Some(150),
+                ..Default::default()
+            },
+            margin: Duration::from_millis(50),
+            seed: 3,
+            event: "test".into(),
+        };
+        let r = run_match(&cfg, &|_, _| {}).unwrap();
+        assert_eq!(r.games.len(), 20);
+        let w = r.wld(0, 1);
+        assert!(w.wins > w.losses, "{w:?}");
+        // Every game replays under the rules.
+        for g in &r.games {
+            let text = g.record.to_pgn("t");
+            let parsed = &pgn::parse_pgn(&text).unwrap()[0];
+            assert_eq!(pgn::check_game(parsed).unwrap(), g.record.moves.len());
+        }
+        assert_eq!(r.penta(0, 1).pairs(), 10);
+    }
+}

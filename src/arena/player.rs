@@ -1,0 +1,343 @@
+//! Players: the trait the referee talks to, the built-in baselines (`random`, `greedy`)
+//! and engine specifications from the command line.
+
+use crate::moves::{Color, MoveList};
+use crate::position::Position;
+use std::time::Duration;
+
+/// How long a player may think for one move.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Limit {
+    /// The mover's remaining clock time.
+    pub time: Option<Duration>,
+    /// The opponent's remaining clock time.
+    pub opp_time: Option<Duration>,
+    /// Increment per move.
+    pub inc: Duration,
+    /// Moves until the next time control, if the control is by moves.
+    pub moves_to_go: Option<u32>,
+    /// Fixed time per move.
+    pub movetime: Option<Duration>,
+    /// Fixed depth.
+    pub depth: Option<u32>,
+    /// Fixed node count.
+    pub nodes: Option<u64>,
+    /// Wall-clock time after which the player is considered hung.
+    pub hard_deadline: Duration,
+}
+
+/// A player's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// The move as the player wrote it.
+    pub mv: String,
+    /// Its score in centipawns from its own point of view, if it said one.
+    pub score_cp: Option<i32>,
+}
+
+/// Why a player gave no move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayerError {
+    /// The process died or closed its output.
+    #[error("crashed: {0}")]
+    Crashed(String),
+    /// No move before the hard deadline.
+    #[error("no move in time (hung)")]
+    Hung,
+    /// It said something the protocol does not allow.
+    #[error("protocol error: {0}")]
+    Protocol(String),
+    /// It could not be started or set up.
+    #[error("cannot start: {0}")]
+    Start(String),
+}
+
+/// Something that plays moves.
+pub trait Player: Send {
+    /// Display name.
+    fn name(&self) -> &str;
+    /// Prepares for a new game of `variant` from `start_fen`.
+    fn new_game(&mut self, variant: &str, start_fen: &str) -> Result<(), PlayerError>;
+    /// Chooses a move in `pos`, which arose from `start_fen` by `moves`.
+    fn think(
+        &mut self,
+        pos: &Position,
+        start_fen: &str,
+        moves: &[String],
+        limit: &Limit,
+    ) -> Result<Reply, PlayerError>;
+    /// Ends the player (and its process, if any).
+    fn quit(&mut self);
+}
+
+/// A small deterministic generator (xorshift64*), so matches reproduce with `--seed`.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed (any value).
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15 | 1)
+    }
+
+    /// The next number.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number below `n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Material of `c` by the table's values (royal pieces count nothing).
+pub fn material(pos: &Position, c: Color) -> i32 {
+    let v = pos.variant();
+    let mut sum = 0;
+    for (t, def) in v.pieces.iter().enumerate() {
+        if def.royal {
+            continue;
+        }
+        let value = if def.value > 0 { def.value } else { 300 };
+        let n = pos.pieces(t as u8, c).count() as i32 + pos.hand(c, t as u8) as i32;
+        sum += value * n;
+    }
+    sum
+}
+
+/// Plays a uniformly random legal move.
+pub struct RandomPlayer {
+    name: String,
+    rng: Rng,
+}
+
+impl RandomPlayer {
+    /// A random mover with its own seed.
+    pub fn new(name: &str, seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            name: name.to_string(),
+            rng: Rng::new(seed),
+        }
+    }
+}
+
+impl Player for RandomPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn new_game(&mut self, _: &str, _: &str) -> Result<(), PlayerError> {
+        Ok(())
+    }
+    fn think(
+        &mut self,
+        pos: &Position,
+        _: &str,
+        _: &[String],
+        _: &Limit,
+    ) -> Result<Reply, PlayerError> {
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        if list.is_empty() {
+            return Err(PlayerError::Protocol(
+                "asked to move with no legal move".into(),
+            ));
+        }
+        let m = list.as_slice()[self.rng.below(list.len())];
+        Ok(Reply {
+            mv: pos.move_to_string(m),
+            score_cp: None,
+        })
+    }
+    fn quit(&mut self) {}
+}
+
+/// One ply deep: takes the move that leaves it the most material (mate first), ties
+/// broken at random — the "can it at least take what is offered" baseline.
+pub struct GreedyPlayer {
+    name: String,
+    rng: Rng,
+}
+
+impl GreedyPlayer {
+    /// A greedy mover with its own seed.
+    pub fn new(name: &str, seed: u64) -> GreedyPlayer {
+        GreedyPlayer {
+            name: name.to_string(),
+            rng: Rng::new(seed),
+        }
+    }
+}
+
+impl Player for GreedyPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn new_game(&mut self, _: &str, _: &str) -> Result<(), PlayerError> {
+        Ok(())
+    }
+    fn think(
+        &mut self,
+        pos: &Position,
+        _: &str,
+        _: &[String],
+        _: &Limit,
+    ) -> Result<Reply, PlayerError> {
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        if list.is_empty() {
+            return Err(PlayerError::Protocol(
+                "asked to move with no legal move".into(),
+            ));
+        }
+        let me = pos.side_to_move();
+        let mut p = pos.clone();
+        let mut best = i32::MIN;
+        let mut choices = Vec::new();
+        for &m in list.iter() {
+            p.make_move(m);
+            let mut score = material(&p, me) - material(&p, me.flip());
+            if let Some((r, _)) = p.game_result() {
+                let won = matches!(
+                    (r, me),
+                    (crate::notation::GameResult::WhiteWins, Color::White)
+                        | (crate::notation::GameResult::BlackWins, Color::Black)
+                );
+                score = if won { i32::MAX - 1 } else { score.min(0) };
+            }
+            p.unmake_move();
+            if score > best {
+                best = score;
+                choices.clear();
+            }
+            if score == best {
+                choices.push(m);
+            }
+        }
+        let m = choices[self.rng.below(choices.len())];
+        Ok(Reply {
+            mv: pos.move_to_string(m),
+            score_cp: None,
+        })
+    }
+    fn quit(&mut self) {}
+}
+
+/// An engine as the command line describes it: `name=A,cmd=PATH,proto=uci,...`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct EngineSpec {
+    /// Display name (unique in a match).
+    pub name: String,
+    /// External program; None = a Tenfold engine or a built-in baseline.
+    pub cmd: Option<String>,
+    /// Arguments for the program.
+    pub args: Vec<String>,
+    /// `uci` or `xboard`.
+    pub proto: String,
+    /// `tenfold`, `random` or `greedy` when there is no `cmd`.
+    pub player: String,
+    /// Engine options to set (`option.NAME=VALUE`, `threads=`, `hash=`).
+    pub options: Vec<(String, String)>,
+    /// Time control keys for this engine: tc, st, depth, nodes.
+    pub tc: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    /// Parses `name=A,cmd=PATH,proto=uci,threads=1,hash=16,depth=5,…`.
+    pub fn parse(text: &str) -> Result<EngineSpec, String> {
+        let mut e = EngineSpec {
+            proto: "uci".into(),
+            player: "tenfold".into(),
+            ..Default::default()
+        };
+        for kv in text.split(',').filter(|s| !s.is_empty()) {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| format!("--engine: \"{kv}\" is not key=value"))?;
+            match k {
+                "name" => e.name = v.to_string(),
+                "cmd" => e.cmd = Some(v.to_string()),
+                "arg" => e.args.push(v.to_string()),
+                "proto" if v == "uci" || v == "xboard" => e.proto = v.to_string(),
+                "proto" => return Err(format!("--engine: proto \"{v}\" is not uci or xboard")),
+                "player" if ["tenfold", "random", "greedy"].contains(&v) => e.player = v.to_string(),
+                "player" => return Err(format!("--engine: player \"{v}\" is not tenfold, random or greedy")),
+                "threads" => e.options.push(("Threads".into(), v.to_string())),
+                "hash" => e.options.push(("Hash".into(), v.to_string())),
+                "tc" | "st" | "depth" | "nodes" => e.tc.push((k.to_string(), v.to_string())),
+                k if k.starts_with("option.") => e.options.push((k[7..].to_string(), v.to_string())),
+                _ => {
+                    return Err(format!(
+                        "--engine: unknown key \"{k}\" (name, cmd, arg, proto, player, threads, hash, tc, st, depth, nodes, option.NAME)"
+                    ))
+                }
+            }
+        }
+        if e.proto == "xboard" && e.tc.iter().any(|(k, _)| k == "nodes") {
+            return Err("--engine: XBoard has no node limit; use tc=, st= or depth=".into());
+        }
+        if e.name.is_empty() {
+            e.name = match &e.cmd {
+                Some(c) => c.rsplit('/').next().unwrap_or(c).to_string(),
+                None => e.player.clone(),
+            };
+        }
+        Ok(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtin;
+
+    #[test]
+    fn engine_specs_parse_and_refuse_unknown_keys() {
+        let e = EngineSpec::parse("name=A,threads=2,hash=16,depth=5").unwrap();
+        assert_eq!(e.name, "A");
+        assert_eq!(e.player, "tenfold");
+        assert_eq!(
+            e.options,
+            vec![("Threads".into(), "2".into()), ("Hash".into(), "16".into())]
+        );
+        assert_eq!(e.tc, vec![("depth".into(), "5".into())]);
+        let e = EngineSpec::parse("cmd=/usr/games/fairy-stockfish,proto=uci").unwrap();
+        assert_eq!(e.name, "fairy-stockfish");
+        assert!(EngineSpec::parse("name=A,colour=red")
+            .unwrap_err()
+            .contains("unknown key"));
+        assert!(EngineSpec::parse("proto=cecp").is_err());
+    }
+
+    #[test]
+    fn greedy_takes_the_free_queen_and_mates_when_it_can() {
+        let v = builtin::get("chess").unwrap();
+        let pos = Position::from_fen(&v, "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1").unwrap();
+        let mut g = GreedyPlayer::new("g", 1);
+        let r = g.think(&pos, "", &[], &Limit::default()).unwrap();
+        assert_eq!(r.mv, "d1d5");
+        let mate = Position::from_fen(&v, "6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+        assert_eq!(
+            g.think(&mate, "", &[], &Limit::default()).unwrap().mv,
+            "a1a8"
+        );
+    }
+
+    #[test]
+    fn random_player_only_plays_legal_moves() {
+        let v = builtin::get("chess").unwrap();
+        let mut pos = Position::startpos(&v);
+        let mut r = RandomPlayer::new("r", 5);
+        for _ in 0..40 {
+            if pos.game_result().is_some() {
+                break;
+            }
+            let m = r.think(&pos, "", &[], &Limit::default()).unwrap().mv;
+            let mv = pos.parse_move(&m).unwrap();
+            pos.make_move(mv);
+        }
+    }
+}

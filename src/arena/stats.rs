@@ -1,0 +1,290 @@
+//! Match statistics: Elo with a 95% error bar, likelihood of superiority, and the SPRT
+//! on the pentanomial model (game pairs played from the same opening with colours
+//! swapped, scored 0, ½, 1, 1½ or 2), as in Fishtest's GSPRT approximation.
+
+/// Expected score of a player `elo` points stronger.
+pub fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Elo difference for an expected score strictly between 0 and 1.
+pub fn elo_of_score(score: f64) -> f64 {
+    let s = score.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// Win/loss/draw counts from the first player's point of view.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Wld {
+    /// Games won.
+    pub wins: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Games drawn.
+    pub draws: u32,
+}
+
+impl Wld {
+    /// Number of games.
+    pub fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+
+    /// Mean score per game (0.5 with no games).
+    pub fn score(&self) -> f64 {
+        let n = self.games();
+        if n == 0 {
+            0.5
+        } else {
+            (self.wins as f64 + 0.5 * self.draws as f64) / n as f64
+        }
+    }
+
+    /// Elo estimate and the half-width of its 95% interval (trinomial model).
+    pub fn elo(&self) -> (f64, f64) {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return (0.0, 0.0);
+        }
+        let s = self.score();
+        let var = (self.wins as f64 * (1.0 - s).powi(2)
+            + self.losses as f64 * s.powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2))
+            / n;
+        let dev = (var / n).sqrt();
+        let lo = elo_of_score(s - 1.96 * dev);
+        let hi = elo_of_score(s + 1.96 * dev);
+        (elo_of_score(s), (hi - lo) / 2.0)
+    }
+
+    /// Likelihood of superiority: the probability that the first player is stronger.
+    pub fn los(&self) -> f64 {
+        let (w, l) = (self.wins as f64, self.losses as f64);
+        if w + l == 0.0 {
+            return 0.5;
+        }
+        0.5 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt()))
+    }
+}
+
+/// Counts of game pairs by pair score 0, ½, 1, 1½, 2 (index = half points).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Penta(pub [u32; 5]);
+
+impl Penta {
+    /// Adds a pair from its two game scores (each 0, 0.5 or 1, first player's view).
+    pub fn add(&mut self, a: f64, b: f64) {
+        let half_points = ((a + b) * 2.0).round() as usize;
+        self.0[half_points.min(4)] += 1;
+    }
+
+    /// Number of pairs.
+    pub fn pairs(&self) -> u32 {
+        self.0.iter().sum()
+    }
+}
+
+/// A sequential probability ratio test between two Elo hypotheses.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Sprt {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// False-positive rate.
+    pub alpha: f64,
+    /// False-negative rate.
+    pub beta: f64,
+}
+
+/// What the SPRT says so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum SprtVerdict {
+    /// Keep playing.
+    Continue,
+    /// H1 accepted (the gain is real).
+    AcceptH1,
+    /// H0 accepted (no gain of elo1).
+    AcceptH0,
+}
+
+impl Sprt {
+    /// Parses `elo0=0 elo1=5 alpha=0.05 beta=0.05` (space or comma separated).
+    pub fn parse(text: &str) -> Result<Sprt, String> {
+        let mut s = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        for kv in text.split([' ', ',']).filter(|x| !x.is_empty()) {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| format!("--sprt: \"{kv}\" is not key=value"))?;
+            let x: f64 = v
+                .parse()
+                .map_err(|_| format!("--sprt: \"{v}\" is not a number"))?;
+            match k {
+                "elo0" => s.elo0 = x,
+                "elo1" => s.elo1 = x,
+                "alpha" => s.alpha = x,
+                "beta" => s.beta = x,
+                _ => {
+                    return Err(format!(
+                        "--sprt: unknown key \"{k}\" (elo0, elo1, alpha, beta)"
+                    ))
+                }
+            }
+        }
+        if !(0.0 < s.alpha && s.alpha < 0.5 && 0.0 < s.beta && s.beta < 0.5) {
+            return Err("--sprt: alpha and beta must lie in (0, 0.5)".into());
+        }
+        if s.elo0 >= s.elo1 {
+            return Err("--sprt: elo0 must be below elo1".into());
+        }
+        Ok(s)
+    }
+
+    /// Lower and upper LLR bounds.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The log-likelihood ratio of the pentanomial counts (GSPRT approximation:
+    /// normal model of the pair score with its observed variance).
+    pub fn llr(&self, p: &Penta) -> f64 {
+        let n = p.pairs() as f64;
+        if n < 2.0 {
+            return 0.0;
+        }
+        // Pair scores per game in [0, 1]: 0, .25, .5, .75, 1.
+        let mean =
+            p.0.iter()
+                .enumerate()
+                .map(|(i, &c)| c as f64 * i as f64 / 4.0)
+                .sum::<f64>()
+                / n;
+        let var =
+            p.0.iter()
+                .enumerate()
+                .map(|(i, &c)| c as f64 * (i as f64 / 4.0 - mean).powi(2))
+                .sum::<f64>()
+                / n;
+        if var <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
+        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    }
+
+    /// The decision for these counts.
+    pub fn verdict(&self, p: &Penta) -> SprtVerdict {
+        let llr = self.llr(p);
+        let (lo, hi) = self.bounds();
+        if llr >= hi {
+            SprtVerdict::AcceptH1
+        } else if llr <= lo {
+            SprtVerdict::AcceptH0
+        } else {
+            SprtVerdict::Continue
+        }
+    }
+}
+
+/// The error function (Abramowitz–Stegun 7.1.26; |error| < 1.5e-7).
+pub fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let y = 1.0
+        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t
+            + 0.254_829_592)
+            * t
+            * (-x * x).exp();
+    if x >= 0.0 {
+        y
+    } else {
+        -y
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_and_score_are_inverse() {
+        for e in [-400.0, -50.0, 0.0, 35.0, 300.0] {
+            assert!((elo_of_score(expected_score(e)) - e).abs() < 1e-6);
+        }
+        assert!((expected_score(0.0) - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn elo_error_shrinks_with_games() {
+        let small = Wld {
+            wins: 6,
+            losses: 4,
+            draws: 10,
+        };
+        let big = Wld {
+            wins: 60,
+            losses: 40,
+            draws: 100,
+        };
+        let (e1, d1) = small.elo();
+        let (e2, d2) = big.elo();
+        assert!((e1 - e2).abs() < 1e-9 && e1 > 0.0);
+        assert!(d2 < d1 && d2 > 0.0);
+        // 55% is about +35 Elo.
+        assert!((e2 - 34.86).abs() < 0.1, "{e2}");
+    }
+
+    #[test]
+    fn los_is_symmetric_and_sensible() {
+        let a = Wld {
+            wins: 30,
+            losses: 10,
+            draws: 0,
+        };
+        let b = Wld {
+            wins: 10,
+            losses: 30,
+            draws: 0,
+        };
+        assert!((a.los() + b.los() - 1.0).abs() < 1e-6);
+        assert!(a.los() > 0.99);
+        assert_eq!(Wld::default().los(), 0.5);
+    }
+
+    #[test]
+    fn sprt_accepts_h1_for_a_clearly_stronger_player_and_h0_for_equal() {
+        let s = Sprt::parse("elo0=0 elo1=10 alpha=0.05 beta=0.05").unwrap();
+        // Pair scores skewed to wins: mean 0.6 per game.
+        let strong = Penta([20, 80, 200, 160, 40]);
+        assert_eq!(s.verdict(&strong), SprtVerdict::AcceptH1);
+        let equal = Penta([100, 400, 1000, 400, 100]);
+        assert_eq!(s.verdict(&equal), SprtVerdict::AcceptH0);
+        let few = Penta([0, 1, 2, 1, 0]);
+        assert_eq!(s.verdict(&few), SprtVerdict::Continue);
+        let (lo, hi) = s.bounds();
+        assert!((lo + 2.944).abs() < 0.01 && (hi - 2.944).abs() < 0.01);
+    }
+
+    #[test]
+    fn sprt_parse_errors_name_the_problem() {
+        assert!(Sprt::parse("elo0=5 elo1=0").unwrap_err().contains("below"));
+        assert!(Sprt::parse("elo2=1").unwrap_err().contains("unknown key"));
+        assert!(Sprt::parse("alpha=x").unwrap_err().contains("not a number"));
+    }
+
+    #[test]
+    fn pair_scores_land_in_the_right_bin() {
+        let mut p = Penta::default();
+        p.add(1.0, 1.0);
+        p.add(0.5, 0.0);
+        p.add(1.0, 0.0);
+        assert_eq!(p.0, [0, 1, 1, 0, 1]);
+    }
+}

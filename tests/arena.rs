@@ -1,0 +1,157 @@
+//! The arena against real external processes: a scripted UCI engine (bash around
+//! `tenfold moves`) that plays, one that crashes mid-game and one that hangs. The match
+//! must go on, record each loss with its reason, and leave no process behind.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+const SCRIPT: &str = r#"#!/usr/bin/env bash
+# A minimal UCI engine: plays the first legal move that `tenfold moves` lists.
+# $1 = tenfold binary, $2 = mode (play | crash | hang), $3 = moves before misbehaving.
+T="$1"; MODE="$2"; AFTER="${3:-0}"; n=0; fen=""; moves=""
+while read -r line; do
+  case "$line" in
+    uci) echo "id name scripted-$MODE"; echo "uciok" ;;
+    isready) echo "readyok" ;;
+    "position startpos"*) fen=""; moves=""; [[ "$line" == *" moves "* ]] && moves="${line#* moves }" ;;
+    "position fen "*) rest="${line#position fen }"; fen="${rest%% moves *}"; moves=""
+                      [[ "$rest" == *" moves "* ]] && moves="${rest#* moves }" ;;
+    go*) n=$((n+1))
+         if [ "$MODE" != play ] && [ "$n" -gt "$AFTER" ]; then
+           [ "$MODE" = crash ] && exit 3
+           sleep 30
+         fi
+         if [ -n "$fen" ]; then m=$("$T" moves --fen "$fen" --moves "$moves" | head -n 1)
+         else m=$("$T" moves --moves "$moves" | head -n 1); fi
+         echo "info depth 1 score cp 0 pv $m"; echo "bestmove $m" ;;
+    quit) exit 0 ;;
+  esac
+done
+"#;
+
+fn script() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tenfold-arena-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("scripted-uci.sh");
+    std::fs::write(&path, SCRIPT).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path
+}
+
+fn tenfold(args: &[String]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tenfold"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn engine(name: &str, mode: &str, after: u32) -> String {
+    format!(
+        "name={name},cmd={},arg={},arg={mode},arg={after},proto=uci",
+        script().display(),
+        env!("CARGO_BIN_EXE_tenfold")
+    )
+}
+
+fn args(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn an_external_uci_engine_plays_and_its_games_replay() {
+    let pgn = std::env::temp_dir().join(format!("tenfold-arena-{}-a.pgn", std::process::id()));
+    let _ = std::fs::remove_file(&pgn);
+    let e = engine("S", "play", 0);
+    let mut a = args(&[
+        "match",
+        "--engine",
+        &e,
+        "--engine",
+        "name=R,player=random",
+        "--each",
+        "st=2",
+    ]);
+    a.extend(args(&[
+        "--games",
+        "2",
+        "--concurrency",
+        "2",
+        "--maxmoves",
+        "12",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]));
+    let (code, out, err) = tenfold(&a);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("2 games played"), "{out}");
+    let (code, out, _) = tenfold(&args(&["pgn", "--check", pgn.to_str().unwrap()]));
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("2 passed, 0 failed"));
+}
+
+#[test]
+fn a_crashing_engine_loses_and_the_match_goes_on() {
+    let e = engine("C", "crash", 2);
+    let a = args(&[
+        "match",
+        "--engine",
+        &e,
+        "--engine",
+        "name=R,player=random",
+        "--each",
+        "st=2",
+        "--games",
+        "4",
+        "--json",
+    ]);
+    let (code, out, err) = tenfold(&a);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["games"], 4);
+    // Every game the crashing engine did not win by move 3 is a loss for it.
+    let losses = v["results"][0]["losses"].as_u64().unwrap();
+    assert!(losses >= 3, "{out}");
+}
+
+#[test]
+fn a_hanging_engine_forfeits_on_time_and_is_killed() {
+    let pgn = std::env::temp_dir().join(format!("tenfold-arena-{}-h.pgn", std::process::id()));
+    let _ = std::fs::remove_file(&pgn);
+    let e = engine("H", "hang", 1);
+    let a = args(&[
+        "match",
+        "--engine",
+        &e,
+        "--engine",
+        "name=R,player=random",
+        "--each",
+        "st=0.2",
+        "--games",
+        "2",
+        "--timemargin",
+        "100",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]);
+    let start = std::time::Instant::now();
+    let (code, out, err) = tenfold(&a);
+    assert_eq!(code, 0, "{out}{err}");
+    // Two forfeits, each within its time plus margin — nowhere near the engine's 30 s nap.
+    assert!(start.elapsed().as_secs() < 20);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("[Termination \"time forfeit\"]").count(),
+        2,
+        "{text}"
+    );
+    assert!(text.contains("H no move in time"));
+}

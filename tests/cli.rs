@@ -1,0 +1,158 @@
+//! The CLI contract of DESIGN.md: commands, JSON shapes, one-line errors and exit codes.
+
+use std::process::Command;
+
+fn tenfold(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tenfold"))
+        .args(args)
+        .output()
+        .expect("run tenfold");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(s: &str) -> serde_json::Value {
+    serde_json::from_str(s.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {s}"))
+}
+
+#[test]
+fn variants_lists_chess() {
+    let (code, out, _) = tenfold(&["variants"]);
+    assert_eq!(code, 0);
+    assert!(out
+        .lines()
+        .any(|l| l.starts_with("chess") && l.contains("8x8")));
+}
+
+#[test]
+fn moves_are_sorted_and_json_shaped() {
+    let (code, out, _) = tenfold(&["moves"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 20);
+    let mut sorted = lines.clone();
+    sorted.sort();
+    assert_eq!(lines, sorted);
+    let (_, out, _) = tenfold(&["moves", "--json", "--moves", "e2e4 e7e5"]);
+    assert_eq!(json(&out)["moves"].as_array().unwrap().len(), 29);
+}
+
+#[test]
+fn fen_reports_the_result_of_a_finished_game() {
+    let (code, out, _) = tenfold(&["fen", "--json", "--moves", "f2f3 e7e5 g2g4 d8h4"]);
+    assert_eq!(code, 0);
+    let v = json(&out);
+    assert_eq!(v["result"], "0-1");
+    assert_eq!(v["reason"], "checkmate");
+    let (_, out, _) = tenfold(&["fen", "--json"]);
+    assert!(json(&out).get("result").is_none());
+}
+
+#[test]
+fn perft_json_and_divide() {
+    let (code, out, _) = tenfold(&[
+        "perft",
+        "--depth",
+        "3",
+        "--divide",
+        "--json",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(code, 0);
+    let v = json(&out);
+    assert_eq!(v["nodes"], 8902);
+    assert_eq!(v["divide"]["e2e4"], 600);
+    assert_eq!(v["divide"].as_object().unwrap().len(), 20);
+    assert!(v["nps"].is_u64() && v["ms"].is_u64());
+}
+
+#[test]
+fn suite_mismatch_fails_with_status_1() {
+    let dir = std::env::temp_dir().join(format!("tenfold-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.epd");
+    let bad = dir.join("bad.epd");
+    std::fs::write(
+        &good,
+        "# ok\n4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66\n",
+    )
+    .unwrap();
+    std::fs::write(&bad, "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 67\n").unwrap();
+    let (code, out, _) = tenfold(&["perft", "--suite", good.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1 passed, 0 failed"));
+    let (code, out, err) = tenfold(&["perft", "--suite", bad.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("FAIL") && out.contains("expected 67 got 66"),
+        "{out}"
+    );
+    assert_eq!(err.lines().count(), 1);
+}
+
+#[test]
+fn bad_input_is_one_line_on_stderr_with_status_2() {
+    for args in [
+        vec!["moves", "--variant", "nosuchgame"],
+        vec![
+            "moves",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+        ],
+        vec!["fen", "--moves", "e2e4 e7e6 e4e6"],
+        vec!["fen", "--moves", "castle"],
+        vec!["perft"],
+        vec!["perft", "--suite", "/no/such/file.epd"],
+        vec!["moves", "--variant-file", "/no/such/table.toml"],
+    ] {
+        let (code, out, err) = tenfold(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("tenfold: "), "{args:?}: {err}");
+    }
+    let (_, _, err) = tenfold(&["moves", "--variant", "nosuchgame"]);
+    assert!(err.contains("unknown variant \"nosuchgame\"") && err.contains("chess"));
+    let (_, _, err) = tenfold(&["fen", "--moves", "e2e4 e7e6 e4e6"]);
+    assert!(err.contains("illegal move \"e4e6\""));
+}
+
+#[test]
+fn a_users_variant_file_is_loaded_and_named() {
+    let table = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tenten.toml");
+    let (code, out, err) = tenfold(&[
+        "perft",
+        "--variant-file",
+        table,
+        "--variant",
+        "tenten",
+        "--depth",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json(&out)["nodes"], 28 * 28);
+}
+
+#[test]
+fn a_malformed_variant_file_names_file_and_key() {
+    let dir = std::env::temp_dir().join(format!("tenfold-cli-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.toml");
+    let text = include_str!("data/tenten.toml").replace("betza = \"BN\"", "betza = \"BX\"");
+    std::fs::write(&f, text).unwrap();
+    let (code, _, err) = tenfold(&["moves", "--variant-file", f.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("bad.toml") && err.contains("piece[5].betza"),
+        "{err}"
+    );
+    std::fs::write(&f, "name = \"x\"\nfiles = 11\n").unwrap();
+    let (code, _, err) = tenfold(&["moves", "--variant-file", f.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.toml"), "{err}");
+}

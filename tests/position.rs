@@ -1,0 +1,240 @@
+//! Position invariants: FEN round trips on 8x8 and 10x10, make/unmake restoring the
+//! position bit for bit, the incremental Zobrist key equal to the one computed from
+//! scratch, and perft via make/unmake equal to perft via copy-make.
+
+use std::sync::Arc;
+use tenfold::moves::MoveList;
+use tenfold::{builtin, perft::perft, Position, Variant};
+
+fn chess() -> Arc<Variant> {
+    builtin::get("chess").unwrap()
+}
+
+fn tenten() -> Arc<Variant> {
+    Arc::new(
+        Variant::from_toml(include_str!("data/tenten.toml"), "tests/data/tenten.toml").unwrap(),
+    )
+}
+
+/// A tiny deterministic generator so failures reproduce.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn fen_round_trips_on_8x8() {
+    let v = chess();
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K2R b K - 17 42",
+    ] {
+        assert_eq!(Position::from_fen(&v, fen).unwrap().fen(), fen);
+    }
+}
+
+#[test]
+fn fen_round_trips_on_10x10_with_two_digit_runs() {
+    let v = tenten();
+    for fen in [
+        "rnabqkbcnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+        "r4k3r/10/10/10/10/10/4Pp4/10/10/R4K3R b KQkq e3 0 12",
+        "5k4/10/10/3A6/10/10/6C3/10/10/5K4 w - - 3 40",
+    ] {
+        assert_eq!(Position::from_fen(&v, fen).unwrap().fen(), fen);
+    }
+    let p = Position::startpos(&v);
+    assert_eq!(
+        p.count_legal(),
+        28,
+        "Capablanca-like start: 20 pawn moves + 8 knight/A/C leaps"
+    );
+}
+
+#[test]
+fn fen_after_a_double_step_names_the_skipped_square() {
+    // Common ruling C5: the skipped square after every two-step.
+    let v = chess();
+    let mut p = Position::startpos(&v);
+    p.play_moves("e2e4").unwrap();
+    assert_eq!(
+        p.fen(),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+    );
+}
+
+#[test]
+fn bad_fens_are_refused_with_a_reason() {
+    let v = chess();
+    for (fen, why) in [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "ranks"),
+        (
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "files",
+        ),
+        (
+            "rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "'x'",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "side",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1",
+            "castling",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1",
+            "en passant",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+            "halfmove",
+        ),
+        (
+            "rnbqqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+            "royal",
+        ),
+        ("4k3/8/8/8/8/8/8/4K2R w - - 0 1 extra", "unexpected"),
+        ("4k2R/8/8/8/8/8/8/4K3 w - - 0 1", "not to move is in check"),
+        ("", "empty"),
+    ] {
+        let err = Position::from_fen(&v, fen)
+            .err()
+            .unwrap_or_else(|| panic!("accepted {fen}"));
+        assert!(err.to_string().contains(why), "{fen}: {err}");
+        assert!(!err.to_string().contains('\n'));
+    }
+}
+
+/// Plays seeded random games checking every invariant after every move.
+fn random_walk(v: &Arc<Variant>, games: usize, plies: usize, seed: u64) {
+    let mut rng = Rng(seed);
+    for _ in 0..games {
+        let mut p = Position::startpos(v);
+        for _ in 0..plies {
+            let mut list = MoveList::new();
+            p.legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            let before = p.clone();
+            let fen = p.fen();
+            for &m in list.iter() {
+                p.make_move(m);
+                assert_eq!(
+                    p.key(),
+                    p.compute_key(),
+                    "key after {} in {fen}",
+                    before.move_to_string(m)
+                );
+                // The FEN of the new position parses back to the same key.
+                let again = Position::from_fen(v, &p.fen()).unwrap();
+                assert_eq!(
+                    again.key(),
+                    p.key(),
+                    "FEN key after {} in {fen}",
+                    before.move_to_string(m)
+                );
+                p.unmake_move();
+                assert_eq!(p.fen(), fen);
+                assert_eq!(p.key(), before.key());
+                assert_eq!(p.occupied(), before.occupied());
+            }
+            let m = list.as_slice()[(rng.next() % list.len() as u64) as usize];
+            p.make_move(m);
+        }
+    }
+}
+
+#[test]
+fn make_unmake_and_keys_hold_in_random_chess_games() {
+    random_walk(&chess(), 40, 80, 7);
+}
+
+#[test]
+fn make_unmake_and_keys_hold_in_random_10x10_games() {
+    random_walk(&tenten(), 20, 80, 11);
+}
+
+fn perft_copy(p: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut list = MoveList::new();
+    p.legal_moves(&mut list);
+    list.iter()
+        .map(|&m| {
+            let mut c = p.clone();
+            c.make_move(m);
+            perft_copy(&c, depth - 1)
+        })
+        .sum()
+}
+
+#[test]
+fn perft_by_make_unmake_equals_perft_by_copy_make() {
+    let v = chess();
+    let mut k = Position::from_fen(
+        &v,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    )
+    .unwrap();
+    assert_eq!(perft(&mut k, 3), perft_copy(&k, 3));
+    let t = tenten();
+    let mut s = Position::startpos(&t);
+    assert_eq!(perft(&mut s, 3), perft_copy(&s, 3));
+}
+
+#[test]
+fn repetition_and_fifty_move_rule_end_the_game() {
+    // Common ruling C2.
+    let v = chess();
+    let mut p = Position::startpos(&v);
+    p.play_moves("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1").unwrap();
+    assert!(p.game_result().is_none());
+    p.play_moves("f6g8").unwrap();
+    assert_eq!(p.game_result().unwrap().1, "threefold repetition");
+    let q = Position::from_fen(&v, "4k3/8/8/8/8/8/8/R3K3 w - - 100 80").unwrap();
+    assert_eq!(q.game_result().unwrap().1, "50-move rule");
+    let s = Position::from_fen(&v, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+    assert_eq!(s.game_result().unwrap().1, "stalemate");
+    let b = Position::from_fen(&v, "7k/8/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+    assert_eq!(b.game_result().unwrap().1, "bare kings");
+}
+
+#[test]
+fn illegal_and_unparsable_moves_are_refused() {
+    let v = chess();
+    let p = Position::startpos(&v);
+    assert!(p
+        .parse_move("e2e5")
+        .unwrap_err()
+        .to_string()
+        .starts_with("illegal move"));
+    assert!(p
+        .parse_move("e2")
+        .unwrap_err()
+        .to_string()
+        .contains("not a move"));
+    assert!(p.parse_move("zz").is_err());
+    assert!(p.parse_move("e2e4").is_ok());
+    // Promotion suffixes and castling as the king's two-square move.
+    let q = Position::from_fen(&v, "r3k3/1P6/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+    for m in ["b7b8q", "b7a8n", "e1g1"] {
+        assert!(q.parse_move(m).is_ok(), "{m}");
+    }
+    assert!(
+        q.parse_move("b7b8").is_err(),
+        "promotion is mandatory in chess"
+    );
+}
