@@ -17,6 +17,36 @@ use std::sync::Arc;
 
 /// Our games that XBoard knows under another name.
 const XBOARD_NAMES: &[(&str, &str)] = &[("chess", "normal")];
+/// Games XBoard knows by these very names (their boards and pieces need no `setup`).
+const XBOARD_KNOWN: &[&str] = &[
+    "normal",
+    "capablanca",
+    "gothic",
+    "janus",
+    "caparandom",
+    "falcon",
+    "shatranj",
+    "courier",
+    "knightmate",
+    "berolina",
+    "xiangqi",
+    "shogi",
+    "makruk",
+    "great",
+    "grand",
+    "spartan",
+    "seirawan",
+    "fischerandom",
+    "crazyhouse",
+    "atomic",
+    "3check",
+    "suicide",
+    "giveaway",
+    "losers",
+    "twokings",
+    "cylinder",
+    "superchess",
+];
 /// XBoard's piece slots in its own order (the `setup` piece-to-char table).
 const XBOARD_SLOTS: &str = "PNBRQFEACWMOHIJGDVLSUK";
 
@@ -191,7 +221,7 @@ impl XBoard {
                 match builtin::get(our_name(arg)) {
                     Ok(v) => {
                         self.pos = Position::startpos(&v);
-                        if XBOARD_NAMES.iter().all(|(o, _)| *o != v.name) {
+                        if !XBOARD_KNOWN.contains(&xboard_name(&v.name)) {
                             for l in setup_lines(&v) {
                                 self.out.line(&l);
                             }
