@@ -266,7 +266,7 @@ impl XBoard {
             },
             "time" | "otim" => match arg.parse::<i64>() {
                 Ok(cs) => {
-                    let ms = Some((cs.max(0) * 10) as u64);
+                    let ms = Some(cs.max(0).saturating_mul(10) as u64);
                     if cmd == "time" {
                         self.time_ms = ms;
                     } else {
@@ -357,7 +357,11 @@ impl XBoard {
             let mps = f.first()?.parse::<u32>().ok()?;
             let base = f.get(1)?;
             let base_ms = match base.split_once(':') {
-                Some((m, s)) => m.parse::<u64>().ok()? * 60_000 + s.parse::<u64>().ok()? * 1000,
+                Some((m, s)) => m
+                    .parse::<u64>()
+                    .ok()?
+                    .saturating_mul(60_000)
+                    .saturating_add(s.parse::<u64>().ok()?.saturating_mul(1000)),
                 None => (base.parse::<f64>().ok()? * 60_000.0) as u64,
             };
             let inc_ms = (f.get(2)?.parse::<f64>().ok()? * 1000.0) as u64;

@@ -196,6 +196,8 @@ fn uci_survives_garbage() {
         "\u{0}\u{1b}[31m ü ∑ 🂡",
         "bestmove e2e4",
         "go wtime -5 btime -5",
+        "go wtime 9223372036854775807 winc 9223372036854775807 movestogo 0 depth 1",
+        "go depth 4294967296",
     ] {
         s.send(junk);
     }
@@ -408,6 +410,9 @@ fn xboard_survives_garbage() {
         "remove",
         "memory 0",
         "cores x",
+        "level 0 99999999999999999:99999999999999 0",
+        "time 9223372036854775807",
+        "st 1e308",
         "\u{7f}\u{1b}",
     ] {
         s.send(junk);

@@ -76,8 +76,11 @@ impl Limits {
         } else {
             (avail / 8, avail / 4)
         };
-        let soft = (avail / mtg + inc * 3 / 4).min(soft_cap).max(1);
-        let hard = (soft * 4).min(hard_cap.max(1)).max(1);
+        let soft = (avail / mtg)
+            .saturating_add(inc / 4 * 3)
+            .min(soft_cap)
+            .max(1);
+        let hard = soft.saturating_mul(4).min(hard_cap.max(1)).max(1);
         TimePlan {
             soft: Some(Duration::from_millis(soft)),
             hard: Some(Duration::from_millis(hard)),
