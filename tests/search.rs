@@ -289,3 +289,20 @@ fn a_ten_millisecond_increment_never_loses_on_time() {
     }
     assert!(clock.iter().all(|&c| c > 0));
 }
+
+#[test]
+fn a_table_move_that_is_not_legal_here_is_never_played() {
+    let _turn = serial();
+    // As if another position with the same key had stored a move: h1h8 is no move of
+    // the start position (the rook is blocked), yet the table claims it is best.
+    let pos = chess("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let engine = Engine::new(1, 4);
+    let bogus = Move::new(Square(7), Square(63), MoveKind::Normal);
+    engine
+        .tt()
+        .store(pos.key(), bogus, 500, 500, 60, Bound::Exact);
+    let r = engine.search(&pos, Limits::depth(3), Box::new(|_| {}));
+    let best = r.best.expect("a move");
+    assert_ne!(best, bogus);
+    assert!(pos.parse_move(&pos.move_to_string(best)).is_ok());
+}
