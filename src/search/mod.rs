@@ -18,7 +18,7 @@ use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::Position;
 use crate::tt::{Bound, TranspositionTable, NO_EVAL};
 use ordering::{captured, moving_piece, see, tactical_score, KILLER, TT_SCORE};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
@@ -108,6 +108,8 @@ pub(crate) struct Shared {
     pub plan: TimePlan,
     pub start: Instant,
     pub null_move: bool,
+    /// The deepest iteration any thread has completed.
+    pub deepest: AtomicU32,
     pub lmr: bool,
 }
 
@@ -301,6 +303,11 @@ impl Worker {
         let mut instability = 0i32;
         let mut depth = 1u32;
         while depth <= max_depth {
+            // A depth another thread has completed is not worth finishing again.
+            let done = self.shared.deepest.load(Ordering::Relaxed);
+            if self.completed.is_some() && depth <= done && done < max_depth {
+                depth = done + 1;
+            }
             if self.id > 0
                 && self.completed.is_some()
                 && depth < max_depth
@@ -324,6 +331,7 @@ impl Worker {
             instability = (instability - 1).max(0);
             last_best = best;
             self.completed = Some((depth, score, pv));
+            self.shared.deepest.fetch_max(depth, Ordering::Relaxed);
             self.flush_nodes();
             report(self, depth, score);
             if depth >= max_depth {

@@ -7,7 +7,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::tt::TranspositionTable;
 use crate::variant::Variant;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -168,6 +168,7 @@ impl Engine {
             plan,
             start,
             null_move: search.null_move,
+            deepest: AtomicU32::new(0),
             lmr: search.lmr,
         });
         self.tt.new_search();
