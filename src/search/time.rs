@@ -46,7 +46,8 @@ impl Limits {
 
     /// The time plan for the side to move `us`.
     ///
-    /// A reserve of a twentieth of the clock (1..=50 ms) covers process and GUI latency;
+    /// A reserve of a twentieth of the clock (at least 5 ms or a quarter of a tiny clock, at
+    /// most 50 ms) covers process and GUI latency;
     /// the rest is shared over the moves to go (30 if unknown) plus most of the
     /// increment. One move aims at no more than an eighth of what is left and never takes
     /// more than a quarter (half and 80% when it is the last before the time control): on
@@ -68,7 +69,7 @@ impl Limits {
             return TimePlan::default();
         };
         let inc = self.inc[us.idx()];
-        let reserve = (t / 20).clamp(1, 50).min(t);
+        let reserve = (t / 20).max((t / 4).min(5)).clamp(1, 50).min(t);
         let avail = (t - reserve).max(1);
         let mtg = self.movestogo.map_or(30, |m| m.clamp(1, 60)) as u64;
         let (soft_cap, hard_cap) = if mtg == 1 {
