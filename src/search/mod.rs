@@ -100,20 +100,30 @@ pub(crate) struct Counter(pub AtomicU64);
 
 /// Everything the threads of one search share.
 pub(crate) struct Shared {
+    /// The transposition table.
     pub tt: Arc<TranspositionTable>,
+    /// The evaluation of the variant.
     pub eval: Arc<Eval>,
+    /// Set to make every thread unwind.
     pub stop: Arc<AtomicBool>,
+    /// Nodes per thread.
     pub nodes: Vec<Counter>,
+    /// What bounds the search.
     pub limits: Limits,
+    /// Deadlines from the limits.
     pub plan: TimePlan,
+    /// When the search began.
     pub start: Instant,
+    /// Null-move pruning allowed by the table.
     pub null_move: bool,
     /// The deepest iteration any thread has completed.
     pub deepest: AtomicU32,
+    /// Late-move reductions allowed by the table.
     pub lmr: bool,
 }
 
 impl Shared {
+    /// Nodes of all threads so far.
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
     }
@@ -179,7 +189,9 @@ impl Frame {
 
 /// One search thread.
 pub(crate) struct Worker {
+    /// 0 for the main thread.
     pub id: usize,
+    /// The position searched (made and unmade in place).
     pub pos: Position,
     shared: Arc<Shared>,
     /// This thread's handle on the evaluation (never cloned per node: a shared
@@ -203,6 +215,7 @@ pub(crate) struct Worker {
 }
 
 impl Worker {
+    /// A thread's state for a search of `pos`.
     pub fn new(id: usize, pos: Position, shared: Arc<Shared>) -> Worker {
         Worker {
             id,
