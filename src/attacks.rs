@@ -166,6 +166,9 @@ pub struct PieceAttacks {
     pub hops: Vec<RayAtom>,
     /// Bent rides (Griffon, Manticore).
     pub bents: Vec<BentAtom>,
+    /// Squares the piece may move or capture to at all (region confinement: a piece
+    /// that may not leave a set of squares neither goes nor attacks outside it).
+    pub region: Bitboard,
 }
 
 /// Squares a piece may move to (empty) and capture on (occupied, either colour).
@@ -189,6 +192,7 @@ impl PieceAttacks {
             rides: Vec::new(),
             hops: Vec::new(),
             bents: Vec::new(),
+            region: board.all,
         };
         for atom in atoms {
             let from = if atom.initial { initial } else { board.all };
@@ -326,7 +330,25 @@ impl PieceAttacks {
                 capture |= a & occ;
             }
         }
-        Targets { quiet, capture }
+        Targets {
+            quiet: quiet & self.region,
+            capture: capture & self.region,
+        }
+    }
+
+    /// Confines the piece to `region`: no move, capture or attack leaves it.
+    pub fn confine(&mut self, region: Bitboard) {
+        self.region &= region;
+        for s in 0..SQUARE_SLOTS {
+            self.leap_move[s] &= region;
+            self.leap_capture[s] &= region;
+            self.leap_capture_rev[s] = Bitboard::EMPTY;
+        }
+        for s in 0..SQUARE_SLOTS {
+            for t in self.leap_capture[s].iter() {
+                self.leap_capture_rev[t.idx()].set(Square(s as u8));
+            }
+        }
     }
 
     /// The squares this piece on `from` would capture on if they held an enemy.
@@ -428,12 +450,31 @@ pub struct AttackerMap {
     pub bents: Vec<BentGroup>,
     /// Lame-leap captures.
     pub lames: Vec<LameGroup>,
+    /// Royal pieces that may not face the other side's royal pieces along these rays
+    /// with nothing between (Xiangqi's flying general, Eurasian bare facing): for
+    /// legality a facing royal counts as an attacker.
+    pub facing: Vec<RayGroup>,
+    /// Per square: the types (bit mask) whose region lets them capture there.
+    pub reach: Vec<u32>,
+    /// For attacked square `a` and another square `s`, at `a * squares + s`: which
+    /// groups' rays from `a` pass `s`, as bits over `rays`, then `facing`, then `hops`
+    /// (empty when there are more than 64 groups). It lets a legality test look only
+    /// at the rays a move touches.
+    pub along: Vec<u64>,
 }
 
 impl AttackerMap {
     /// Builds the reverse map of one colour's compiled pieces.
     pub fn build(board: &Board, rays: &mut Rays, pieces: &[PieceAttacks]) -> AttackerMap {
-        let mut map = AttackerMap::default();
+        let mut map = AttackerMap {
+            reach: vec![0; SQUARE_SLOTS],
+            ..Default::default()
+        };
+        for (t, pa) in pieces.iter().enumerate() {
+            for s in pa.region.iter() {
+                map.reach[s.idx()] |= 1 << t;
+            }
+        }
         for (t, pa) in pieces.iter().enumerate() {
             let t = t as u8;
             if pa.leap_capture.iter().any(|b| b.any()) {
@@ -492,6 +533,45 @@ impl AttackerMap {
             }
         }
         map
+    }
+
+    /// Fills [`AttackerMap::along`]; call after every group is in place.
+    pub fn index_rays(&mut self, board: &Board, rays: &Rays) {
+        let ids: Vec<RayId> = self
+            .rays
+            .iter()
+            .chain(&self.facing)
+            .map(|g| g.ray)
+            .chain(self.hops.iter().map(|g| g.full))
+            .collect();
+        self.along.clear();
+        if ids.len() > 64 {
+            return;
+        }
+        let n = board.squares();
+        self.along = vec![0; n * n];
+        for a in 0..n {
+            for (bit, &id) in ids.iter().enumerate() {
+                for s in rays.get(id).mask[a].iter() {
+                    self.along[a * n + s.idx()] |= 1 << bit;
+                }
+            }
+        }
+    }
+
+    /// Adds the no-facing rule: royal `types` may not see an enemy royal along any of
+    /// `steps` (unlimited rays) with nothing between.
+    pub fn add_facing(&mut self, board: &Board, rays: &mut Rays, steps: &[Offset], types: u32) {
+        for &step in steps {
+            let ray = rays.id(board, step, 0);
+            if !self.facing.iter().any(|g| g.ray == ray) {
+                self.facing.push(RayGroup {
+                    ray,
+                    types,
+                    from: board.all,
+                });
+            }
+        }
     }
 }
 

@@ -653,7 +653,7 @@ fn atom_key(a: &Atom) -> AtomKey {
 
 /// Canonical set form: `Ride{1}` becomes a leap, Move+Capture merge into Both, and
 /// initial-only atoms lose what the unrestricted atom already allows; sorted.
-fn normalize(atoms: &[Atom]) -> Vec<Atom> {
+pub fn normalize(atoms: &[Atom]) -> Vec<Atom> {
     let mut map: HashMap<(AtomKind, Offset), (u8, u8)> = HashMap::new();
     for a in atoms {
         let kind = match a.kind {

@@ -12,6 +12,8 @@ pub const TABLES: &[(&str, &str)] = &[
     ("embassy", include_str!("../tables/embassy.toml")),
     ("janus", include_str!("../tables/janus.toml")),
     ("shako", include_str!("../tables/shako.toml")),
+    ("archmage", include_str!("../tables/archmage.toml")),
+    ("wildeurasian", include_str!("../tables/wildeurasian.toml")),
 ];
 
 static CACHE: Lazy<Mutex<HashMap<String, Arc<Variant>>>> = Lazy::new(|| Mutex::new(HashMap::new()));

@@ -59,7 +59,7 @@ impl Position {
             let mut file = 0i32;
             let mut num = 0i32;
             let flush = |file: &mut i32, num: &mut i32| {
-                *file += *num;
+                *file = file.saturating_add(*num);
                 *num = 0;
             };
             for ch in row.chars() {
@@ -67,7 +67,8 @@ impl Position {
                     if num == 0 && d == 0 {
                         return Err(fail(format!("rank {}: empty run starts with 0", rank + 1)));
                     }
-                    num = num * 10 + d as i32;
+                    // Saturating: an absurd run is then refused as too long, not overflowed.
+                    num = num.saturating_mul(10).saturating_add(d as i32);
                     continue;
                 }
                 flush(&mut file, &mut num);
@@ -119,7 +120,7 @@ impl Position {
             let mut count = 0u32;
             for ch in h.chars() {
                 if let Some(d) = ch.to_digit(10) {
-                    count = count * 10 + d;
+                    count = count.saturating_mul(10).saturating_add(d);
                     continue;
                 }
                 if ch == '-' {
@@ -133,7 +134,8 @@ impl Position {
                 } else {
                     Color::Black
                 };
-                pos.add_to_hand(c, t, count.max(1) as i32);
+                // A hand holds at most 255 of a type; larger counts saturate.
+                pos.add_to_hand(c, t, count.clamp(1, 255) as i32);
                 count = 0;
             }
         }
@@ -143,7 +145,11 @@ impl Position {
             Some(s) => return Err(fail(format!("side to move \"{s}\" is not w or b"))),
         };
         let castling = fields.next().unwrap_or("-");
-        pos.castling = parse_castling(&pos, castling).map_err(fail)?;
+        if v.zone_castling.is_some() {
+            pos.castle_rooks = parse_zone_castling(&pos, castling).map_err(fail)?;
+        } else {
+            pos.castling = parse_castling(&pos, castling).map_err(fail)?;
+        }
         let ep = fields.next().unwrap_or("-");
         if ep != "-" {
             let sq = bd
@@ -188,6 +194,29 @@ impl Position {
 
     /// Refuses positions no game can reach in ways that would break move generation.
     fn validate(&self) -> Result<(), String> {
+        let v = &self.v;
+        let bd = &v.board;
+        for sq in self.occupied().iter() {
+            let p = self.board[sq.idx()];
+            let def = &v.pieces[p.kind() as usize];
+            let c = p.color().idx();
+            if def.confine.is_some_and(|r| !r[c].has(sq)) {
+                return Err(format!(
+                    "{} on {} stands outside the region it may not leave",
+                    self.letter(p),
+                    bd.square_name(sq)
+                ));
+            }
+            if let Some(b) = def.becomes.filter(|b| b.region[c].has(sq)) {
+                let to = Piece::new(b.to, p.color());
+                return Err(format!(
+                    "{} on {} would have become {} on arriving there",
+                    self.letter(p),
+                    bd.square_name(sq),
+                    self.letter(to)
+                ));
+            }
+        }
         if self.v.royal_mask != 0 {
             for c in Color::BOTH {
                 let n = self.royals(c).count();
@@ -197,6 +226,13 @@ impl Position {
                         "{name} has {n} royal pieces, the game needs exactly 1"
                     ));
                 }
+            }
+            let (wk, bk) = (self.royals(Color::White), self.royals(Color::Black));
+            if wk
+                .iter()
+                .any(|k| self.facing_royals(k, self.occupied(), bk).any())
+            {
+                return Err("the kings face each other with nothing between them".into());
             }
             if self.is_attacked_royal(self.side.flip()) {
                 return Err("the side not to move is in check".into());
@@ -251,6 +287,20 @@ impl Position {
         for (bit, ch) in [(0, 'K'), (1, 'Q'), (2, 'k'), (3, 'q')] {
             if self.castling & (1 << bit) != 0 {
                 cs.push(ch);
+            }
+        }
+        if let Some(zc) = &v.zone_castling {
+            for c in Color::BOTH {
+                for side in &zc.sides {
+                    for sq in (self.castle_rooks & side.rook_zone[c.idx()]).iter() {
+                        let name = bd.square_name(sq);
+                        cs.push_str(&if c == Color::White {
+                            name.to_ascii_uppercase()
+                        } else {
+                            name
+                        });
+                    }
+                }
             }
         }
         s.push_str(if cs.is_empty() { "-" } else { &cs });
@@ -321,6 +371,71 @@ fn parse_castling(pos: &Position, field: &str) -> Result<u8, String> {
         }
     }
     Ok(valid)
+}
+
+/// Reads a zone-castling field: the squares of rooks that still hold a right
+/// (`A1J1a10j10`, upper case for White), or `-`. Every listed square must hold a rook of
+/// that colour inside one of its zones, one per zone, with its king in the king's zone.
+fn parse_zone_castling(pos: &Position, field: &str) -> Result<crate::geometry::Bitboard, String> {
+    let mut rights = crate::geometry::Bitboard::EMPTY;
+    if field == "-" {
+        return Ok(rights);
+    }
+    let v = &pos.v;
+    let Some(zc) = v.zone_castling.as_ref() else {
+        return Ok(rights);
+    };
+    let bad = |msg: String| format!("castling field \"{field}\": {msg}");
+    let chars: Vec<char> = field.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let f = chars[i];
+        if !f.is_ascii_alphabetic() {
+            return Err(bad(format!(
+                "expected rook squares such as A1J1a10j10 or -, found '{f}'"
+            )));
+        }
+        let mut j = i + 1;
+        while j < chars.len() && chars[j].is_ascii_digit() {
+            j += 1;
+        }
+        let token: String = chars[i..j].iter().collect();
+        let c = if f.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let name = if c == Color::White { "White" } else { "Black" };
+        let sq = v
+            .board
+            .parse_square(&token.to_ascii_lowercase())
+            .ok_or_else(|| {
+                bad(format!(
+                    "\"{token}\" is not a square (expected rook squares such as A1J1a10j10, or -)"
+                ))
+            })?;
+        let p = pos.board[sq.idx()];
+        if p.is_none() || p.color() != c || p.kind() != zc.rook {
+            return Err(bad(format!(
+                "no {name} {} on {token}",
+                v.pieces[zc.rook as usize].letter
+            )));
+        }
+        let Some(side) = zc.sides.iter().find(|s| s.rook_zone[c.idx()].has(sq)) else {
+            return Err(bad(format!("{token} is outside {name}'s castling zones")));
+        };
+        if (rights & side.rook_zone[c.idx()]).any() {
+            return Err(bad(format!("two {name} rights in the zone of {token}")));
+        }
+        if !pos.royals(c).iter().any(|k| zc.king_zone[c.idx()].has(k)) {
+            return Err(bad(format!(
+                "{name}'s king has left its zone, so {name} has no rights"
+            )));
+        }
+        rights.set(sq);
+        i = j;
+    }
+    Ok(rights)
 }
 
 impl Variant {

@@ -54,6 +54,11 @@ enum Cmd {
     Fen,
     /// Count leaf nodes of the move tree, or check a perft suite.
     Perft(PerftArgs),
+    /// Show a piece's movement: Betza, Locomotive Taxonomy name and a diagram.
+    Describe {
+        /// A piece letter of --variant, a Betza string or a taxonomy name (quoted).
+        piece: String,
+    },
     /// Play engine-vs-engine matches and tournaments, refereed by Tenfold's rules.
     Match(Box<MatchArgs>),
     /// Check PGN files: every game replayed under Tenfold's rules.
@@ -225,6 +230,7 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Cmd::Variants => variants(&cli.common),
         Cmd::Moves => moves(&cli.common),
         Cmd::Fen => fen(&cli.common),
+        Cmd::Describe { piece } => describe(&cli.common, &piece),
         Cmd::Match(a) => run_match(&cli.common, &a),
         Cmd::Pgn(a) => pgn_check(&cli.common, &a),
         Cmd::Perft(a) => {
@@ -311,6 +317,36 @@ fn fen(c: &Common) -> Result<(), Fail> {
         if let Some((r, why)) = over {
             println!("{} {}", r.pgn(), why);
         }
+    }
+    Ok(())
+}
+
+fn describe(c: &Common, piece: &str) -> Result<(), Fail> {
+    let v = variant(c)?;
+    let d = tenfold::describe::describe(piece, &v).map_err(usage)?;
+    if c.json {
+        println!(
+            "{}",
+            json!({"betza": d.betza, "taxonomy": d.taxonomy, "diagram": d.diagram})
+        );
+    } else {
+        println!("{}", d.source);
+        println!("betza     {}", d.betza);
+        println!(
+            "taxonomy  {}",
+            d.taxonomy.as_deref().unwrap_or("(no taxonomy name)")
+        );
+        println!();
+        let n = d.diagram.len();
+        for (i, row) in d.diagram.iter().enumerate() {
+            println!("{:>2} {row}", n - i);
+        }
+        let files: Vec<String> = (0..n)
+            .map(|f| ((b'a' + f as u8) as char).to_string())
+            .collect();
+        println!("   {}", files.join(" "));
+        println!();
+        println!("{}", tenfold::describe::LEGEND);
     }
     Ok(())
 }

@@ -96,9 +96,14 @@ pub enum MoveKind {
     Castle = 3,
     /// A piece put from the hand onto the board; `from` holds the piece type.
     Drop = 4,
+    /// Two friendly pieces exchange squares (positional switch); `from` is the switcher's
+    /// square, `to` its partner's. `promotion` is the switcher's, `partner_promotion` the
+    /// partner's.
+    Swap = 5,
 }
 
-/// A move in 32 bits: from (7), to (7), promotion type + 1 (6), kind (3).
+/// A move in 32 bits: from (7), to (7), promotion type + 1 (6), kind (3), and for a
+/// switch the partner's promotion type + 1 (6).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Move(pub u32);
 
@@ -116,6 +121,23 @@ impl Move {
     #[inline(always)]
     pub fn with_promotion(self, promo: PieceType) -> Move {
         Move(self.0 | ((promo as u32 + 1) << 14))
+    }
+
+    /// A switch whose partner (arriving on `from`) promotes to `promo`.
+    #[inline(always)]
+    pub fn with_partner_promotion(self, promo: PieceType) -> Move {
+        Move(self.0 | ((promo as u32 + 1) << 23))
+    }
+
+    /// For a switch, the partner's promotion type, if any.
+    #[inline(always)]
+    pub fn partner_promotion(self) -> Option<PieceType> {
+        let p = (self.0 >> 23) & 63;
+        if p == 0 {
+            None
+        } else {
+            Some((p - 1) as PieceType)
+        }
     }
 
     /// A drop of a piece type onto `to`.
@@ -155,7 +177,8 @@ impl Move {
             1 => MoveKind::DoubleStep,
             2 => MoveKind::EnPassant,
             3 => MoveKind::Castle,
-            _ => MoveKind::Drop,
+            4 => MoveKind::Drop,
+            _ => MoveKind::Swap,
         }
     }
 
@@ -264,6 +287,13 @@ mod tests {
         assert_eq!(m.to(), Square(127));
         assert_eq!(m.kind(), MoveKind::EnPassant);
         assert_eq!(m.promotion(), Some(31));
+        let s = Move::new(Square(90), Square(81), MoveKind::Swap)
+            .with_promotion(14)
+            .with_partner_promotion(31);
+        assert_eq!(s.kind(), MoveKind::Swap);
+        assert_eq!((s.from(), s.to()), (Square(90), Square(81)));
+        assert_eq!((s.promotion(), s.partner_promotion()), (Some(14), Some(31)));
+        assert_eq!(m.partner_promotion(), None);
         let d = Move::drop(19, Square(99));
         assert_eq!(d.kind(), MoveKind::Drop);
         assert_eq!(d.drop_type(), 19);

@@ -1,4 +1,4 @@
-//! Move notation (`e2e4`, `e7e8q`, `D@e5`) and game-end detection.
+//! Move notation (`e2e4`, `e7e8q`, `D@e5`, switches `d1g1`) and game-end detection.
 
 use crate::moves::{Color, Move, MoveKind, MoveList};
 use crate::position::Position;
@@ -48,7 +48,19 @@ impl Position {
             );
         }
         let mut s = format!("{}{}", bd.square_name(m.from()), bd.square_name(m.to()));
+        // An automatic change of type (`becomes`) is no choice, so it is not written.
         if let Some(p) = m.promotion() {
+            let mover = self.board[m.from().idx()];
+            let automatic = !mover.is_none()
+                && self.v.pieces[mover.kind() as usize]
+                    .becomes
+                    .is_some_and(|b| b.to == p);
+            if !automatic {
+                s.push(self.v.pieces[p as usize].letter.to_ascii_lowercase());
+            }
+        }
+        // A switch that promotes both pieces names the switcher's new type first.
+        if let Some(p) = m.partner_promotion() {
             s.push(self.v.pieces[p as usize].letter.to_ascii_lowercase());
         }
         s
@@ -89,7 +101,7 @@ impl Position {
         let suffix = &rest[digits_end..];
         bd.parse_square(from).is_some()
             && bd.parse_square(to).is_some()
-            && suffix.len() <= 1
+            && suffix.len() <= 2
             && suffix.chars().all(|c| c.is_ascii_lowercase())
     }
 

@@ -16,8 +16,12 @@ pub struct Undo {
     pub captured: Piece,
     /// The piece that moved, as it was before a promotion.
     pub moved: Piece,
+    /// For a switch: the partner, as it was before a promotion (NONE otherwise).
+    pub partner: Piece,
     /// Castling rights before.
     pub castling: u8,
+    /// Zone-castling rights before.
+    pub castle_rooks: Bitboard,
     /// En passant squares before.
     pub ep: Bitboard,
     /// En passant victim before.
@@ -38,6 +42,9 @@ pub struct Position {
     pub(crate) hands: [[u8; MAX_PIECE_TYPES]; 2],
     pub(crate) side: Color,
     pub(crate) castling: u8,
+    /// Zone castling: the squares of rooks that still hold a right (a side whose king
+    /// lost its right has none).
+    pub(crate) castle_rooks: Bitboard,
     /// Squares a pawn just skipped (set after every multi-step, as FEN shows them).
     pub(crate) ep: Bitboard,
     /// The pawn that may be taken en passant.
@@ -59,6 +66,7 @@ impl Position {
             hands: [[0; MAX_PIECE_TYPES]; 2],
             side: Color::White,
             castling: 0,
+            castle_rooks: Bitboard::EMPTY,
             ep: Bitboard::EMPTY,
             ep_victim: Square(0),
             halfmove: 0,
@@ -129,6 +137,11 @@ impl Position {
     /// Castling rights as bits (`color * 2 + side`).
     pub fn castling_rights(&self) -> u8 {
         self.castling
+    }
+
+    /// Zone castling: the squares of rooks that still hold a right.
+    pub fn castle_rooks(&self) -> Bitboard {
+        self.castle_rooks
     }
 
     /// Squares skipped by the last multi-step pawn move.
@@ -232,6 +245,9 @@ impl Position {
             }
         }
         k ^= ZOBRIST.castling[self.castling as usize];
+        for s in self.castle_rooks.iter() {
+            k ^= ZOBRIST.castle_square[s.idx()];
+        }
         k ^= self.ep_key();
         if self.side == Color::Black {
             k ^= ZOBRIST.side;
@@ -241,15 +257,18 @@ impl Position {
 
     /// Plays a move, which must be legal (from `legal_moves` or `parse_move`).
     pub fn make_move(&mut self, m: Move) {
-        // Fields of the variant are read as needed rather than through a cloned `Arc`:
-        // its reference count is shared by every search thread, and touching it on
-        // every move makes the threads fight over one cache line.
+        // The variant is read field by field rather than through a cloned `Arc`: its
+        // reference count is shared by every search thread, and touching it on every
+        // move makes the threads fight over one cache line.
+        let pawn_mask = self.v.pawn_mask;
         let us = self.side;
         let undo = Undo {
             mv: m,
             captured: Piece::NONE,
             moved: Piece::NONE,
+            partner: Piece::NONE,
             castling: self.castling,
+            castle_rooks: self.castle_rooks,
             ep: self.ep,
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
@@ -261,31 +280,37 @@ impl Position {
         self.halfmove += 1;
         let mut captured = Piece::NONE;
         let mut moved = Piece::NONE;
+        let mut partner = Piece::NONE;
         let (from, to) = (m.from(), m.to());
         match m.kind() {
+            MoveKind::Swap => {
+                let a = self.remove(from);
+                let b = self.remove(to);
+                moved = a;
+                partner = b;
+                // C6: a Pawn that changes squares resets the clock, in a switch too.
+                if (pawn_mask >> a.kind() | pawn_mask >> b.kind()) & 1 != 0 {
+                    self.halfmove = 0;
+                }
+                self.put(m.promotion().map_or(a, |t| Piece::new(t, us)), to);
+                self.put(m.partner_promotion().map_or(b, |t| Piece::new(t, us)), from);
+            }
             MoveKind::Drop => {
                 let t = m.drop_type();
                 self.add_to_hand(us, t, -1);
                 self.put(Piece::new(t, us), to);
-                if self.v.pawn_mask >> t & 1 != 0 {
+                if pawn_mask >> t & 1 != 0 {
                     self.halfmove = 0;
                 }
             }
             MoveKind::Castle => {
-                let rule = self
-                    .v
-                    .castling
-                    .as_ref()
-                    .and_then(|rs| {
-                        rs.iter()
-                            .find(|r| r.king_from == from && r.king_to == to)
-                            .copied()
-                    })
+                let (kf, kt, rf, rt) = self
+                    .castle_squares(m, us, self.castle_rooks)
                     .expect("castle move without a castling rule");
-                let king = self.remove(rule.king_from);
-                let rook = self.remove(rule.rook_from);
-                self.put(king, rule.king_to);
-                self.put(rook, rule.rook_to);
+                let king = self.remove(kf);
+                let rook = self.remove(rf);
+                self.put(king, kt);
+                self.put(rook, rt);
             }
             kind => {
                 if kind == MoveKind::EnPassant {
@@ -295,7 +320,7 @@ impl Position {
                 }
                 let mut p = self.remove(from);
                 moved = p;
-                if self.v.pawn_mask >> p.kind() & 1 != 0 {
+                if pawn_mask >> p.kind() & 1 != 0 {
                     self.halfmove = 0;
                 }
                 if let Some(t) = m.promotion() {
@@ -310,10 +335,15 @@ impl Position {
         }
         if !captured.is_none() {
             self.halfmove = 0;
+            let to_hand = self.v.drops.as_ref().map_or(0, |d| d.to_hand);
+            if to_hand >> captured.kind() & 1 != 0 {
+                self.add_to_hand(us, captured.kind(), 1);
+            }
         }
         if let Some(u) = self.history.last_mut() {
             u.captured = captured;
             u.moved = moved;
+            u.partner = partner;
         }
         let lost = if m.kind() == MoveKind::Drop {
             0
@@ -324,6 +354,9 @@ impl Position {
             self.key ^= ZOBRIST.castling[self.castling as usize];
             self.castling &= !lost;
             self.key ^= ZOBRIST.castling[self.castling as usize];
+        }
+        if self.castle_rooks.any() {
+            self.update_zone_rights(m, us, moved);
         }
         self.side = us.flip();
         self.key ^= ZOBRIST.side;
@@ -344,30 +377,34 @@ impl Position {
         let m = u.mv;
         let (from, to) = (m.from(), m.to());
         match m.kind() {
+            MoveKind::Swap => {
+                self.remove(to);
+                self.remove(from);
+                self.put(u.moved, from);
+                self.put(u.partner, to);
+            }
             MoveKind::Drop => {
                 self.remove(to);
                 self.add_to_hand(us, m.drop_type(), 1);
             }
             MoveKind::Castle => {
-                let rule = self
-                    .v
-                    .castling
-                    .as_ref()
-                    .and_then(|rs| {
-                        rs.iter()
-                            .find(|r| r.king_from == from && r.king_to == to)
-                            .copied()
-                    })
+                let (kf, kt, rf, rt) = self
+                    .castle_squares(m, us, u.castle_rooks)
                     .expect("castle move without a castling rule");
-                let king = self.remove(rule.king_to);
-                let rook = self.remove(rule.rook_to);
-                self.put(king, rule.king_from);
-                self.put(rook, rule.rook_from);
+                let king = self.remove(kt);
+                let rook = self.remove(rt);
+                self.put(king, kf);
+                self.put(rook, rf);
             }
             kind => {
                 self.remove(to);
                 self.put(u.moved, from);
                 if !u.captured.is_none() {
+                    if let Some(d) = &self.v.drops {
+                        if d.to_hand >> u.captured.kind() & 1 != 0 {
+                            self.add_to_hand(us, u.captured.kind(), -1);
+                        }
+                    }
                     let at = if kind == MoveKind::EnPassant {
                         u.ep_victim
                     } else {
@@ -378,6 +415,7 @@ impl Position {
             }
         }
         self.castling = u.castling;
+        self.castle_rooks = u.castle_rooks;
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;
         self.halfmove = u.halfmove;
@@ -390,7 +428,9 @@ impl Position {
             mv: Move::NULL,
             captured: Piece::NONE,
             moved: Piece::NONE,
+            partner: Piece::NONE,
             castling: self.castling,
+            castle_rooks: self.castle_rooks,
             ep: self.ep,
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
@@ -411,6 +451,76 @@ impl Position {
             self.ep_victim = u.ep_victim;
             self.halfmove = u.halfmove;
             self.key = u.key;
+        }
+    }
+}
+
+impl Position {
+    /// King from, king to, rook from, rook to of a castling move by `c`, given the
+    /// zone-castling rights `rooks` in force before it; None if no rule matches.
+    pub(crate) fn castle_squares(
+        &self,
+        m: Move,
+        c: Color,
+        rooks: Bitboard,
+    ) -> Option<(Square, Square, Square, Square)> {
+        let v = &*self.v;
+        let (from, to) = (m.from(), m.to());
+        if let Some(zc) = &v.zone_castling {
+            let bd = &v.board;
+            let rank = bd.rank_of(from);
+            let side = zc.sides.iter().find(|s| s.king_to == bd.file_of(to))?;
+            let rf = rooks & side.rook_zone[c.idx()] & bd.rank_mask(rank);
+            if rf.is_empty() {
+                return None;
+            }
+            return Some((from, to, rf.lsb(), bd.square(side.rook_to, rank)?));
+        }
+        let r = v
+            .castling
+            .as_ref()?
+            .iter()
+            .find(|r| r.king_from == from && r.king_to == to)?;
+        Some((r.king_from, r.king_to, r.rook_from, r.rook_to))
+    }
+
+    /// Zone castling: a right follows its piece inside its zone and is lost when the
+    /// piece leaves it or is captured; a king that leaves its zone (castling included)
+    /// takes its side's rights with it.
+    fn update_zone_rights(&mut self, m: Move, us: Color, moved: Piece) {
+        let v = Arc::clone(&self.v);
+        let Some(zc) = &v.zone_castling else { return };
+        let before = self.castle_rooks;
+        let (from, to) = (m.from(), m.to());
+        let mut rights = before;
+        // A side's rights all lie in its rook zones (the FEN parser makes sure).
+        let ours = zc
+            .sides
+            .iter()
+            .fold(Bitboard::EMPTY, |b, s| b | s.rook_zone[us.idx()]);
+        if m.kind() == MoveKind::Castle {
+            rights &= !ours;
+        } else if m.kind() != MoveKind::Drop {
+            rights.clear(to);
+            if rights.has(from) {
+                rights.clear(from);
+                if zc
+                    .sides
+                    .iter()
+                    .any(|s| s.rook_zone[us.idx()].has(from) && s.rook_zone[us.idx()].has(to))
+                {
+                    rights.set(to);
+                }
+            }
+            if v.royal_mask >> moved.kind() & 1 != 0 && !zc.king_zone[us.idx()].has(to) {
+                rights &= !ours;
+            }
+        }
+        if rights != before {
+            for s in (rights ^ before).iter() {
+                self.key ^= ZOBRIST.castle_square[s.idx()];
+            }
+            self.castle_rooks = rights;
         }
     }
 }

@@ -7,8 +7,12 @@ use crate::attacks::{AttackerMap, PieceAttacks, Rays};
 use crate::betza;
 use crate::geometry::{Bitboard, Board, Square};
 use crate::movement::Atom;
+use crate::movement::Offset;
 use crate::moves::{Color, PieceType, MAX_PIECE_TYPES};
+use crate::position::Position;
+use crate::taxonomy;
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The on-disk form of a variant table (see `tables/README.md`).
@@ -32,6 +36,20 @@ pub struct VariantFile {
     /// Castling, if the game has it.
     #[serde(default)]
     pub castling: Option<CastlingFile>,
+    /// Positional switch, if the game has it.
+    #[serde(default)]
+    pub switch: Option<SwitchFile>,
+    /// Drops from the hand, if the game has them.
+    #[serde(default)]
+    pub drops: Option<DropsFile>,
+    /// History-based castling from zones (rights follow the pieces; the FEN lists the
+    /// squares of rooks that still have one).
+    #[serde(default)]
+    pub zone_castling: Option<ZoneCastlingFile>,
+    /// Lines along which royal pieces may not face each other with nothing between:
+    /// any of "file", "rank", "diagonal".
+    #[serde(default)]
+    pub facing: Vec<String>,
     /// Search switches and bench positions (`[search]`).
     #[serde(default)]
     pub search: SearchFile,
@@ -68,6 +86,32 @@ impl Default for SearchFile {
     }
 }
 
+/// Positional switch: listed types may exchange squares with a nearby friendly piece.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct SwitchFile {
+    /// Letters of the types that may switch.
+    pub pieces: String,
+    /// Largest king-distance between the switcher and its partner.
+    pub distance: u32,
+}
+
+/// Drops: pieces in hand put onto empty squares, and which captures feed the hand.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct DropsFile {
+    /// Letters of the types a drop must land near (a friendly one within `distance`);
+    /// absent = any empty square.
+    #[serde(default)]
+    pub next_to: Option<String>,
+    /// King-distance for `next_to` (default 1: adjacent).
+    #[serde(default)]
+    pub distance: Option<u32>,
+    /// Letters of the types that, when captured, go to the capturer's hand as its own.
+    #[serde(default)]
+    pub captures_to_hand: String,
+}
+
 /// One piece type in a variant table.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
@@ -77,8 +121,12 @@ pub struct PieceFile {
     /// Human name.
     #[serde(default)]
     pub name: String,
-    /// Movement in Betza notation.
-    pub betza: String,
+    /// Movement in Betza notation (this or `taxonomy`).
+    #[serde(default)]
+    pub betza: Option<String>,
+    /// Movement as a Locomotive Taxonomy name (this or `betza`).
+    #[serde(default)]
+    pub taxonomy: Option<String>,
     /// A royal piece may not be left in check.
     #[serde(default)]
     pub royal: bool,
@@ -93,6 +141,14 @@ pub struct PieceFile {
     /// Promotion on reaching given ranks.
     #[serde(default)]
     pub promotion: Option<PromotionFile>,
+    /// Region (White's view, mirrored for Black) the piece may never leave: it neither
+    /// moves nor captures nor attacks outside it.
+    #[serde(default)]
+    pub confine: Option<String>,
+    /// Automatic change of type when a move ends inside a region (written without a
+    /// suffix, since there is no choice).
+    #[serde(default)]
+    pub becomes: Option<BecomesFile>,
     /// Material value in centipawns for the evaluation.
     #[serde(default)]
     pub value: Option<i32>,
@@ -109,6 +165,48 @@ pub struct PromotionFile {
     /// Ranks where promotion is mandatory; default: all of `ranks`.
     #[serde(default)]
     pub mandatory_ranks: Option<Vec<i32>>,
+    /// Only to types the side has lost: start count minus the count on the board. A
+    /// mandatory promotion with nothing to choose makes the move impossible.
+    #[serde(default)]
+    pub pool: bool,
+    /// Per choice letter, the ranks (subset of `ranks`) where that choice is offered.
+    #[serde(default)]
+    pub only_on: BTreeMap<String, Vec<i32>>,
+}
+
+/// An automatic type change on entering a region.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct BecomesFile {
+    /// The letter of the new type.
+    pub to: char,
+    /// Squares (White's view) where a move ending there changes the type.
+    pub region: String,
+}
+
+/// History-based castling: the king and each rook keep their right while they stay in
+/// their zone; castling brings them together on a shared rank.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct ZoneCastlingFile {
+    /// Letter of the castling partner (the rook).
+    pub rook: char,
+    /// Region (White's view) the king must not leave to keep its right.
+    pub king_zone: String,
+    /// The castlings, each with its rook's zone.
+    pub side: Vec<ZoneSideFile>,
+}
+
+/// One zone castling: where its rook lives and where king and rook land.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct ZoneSideFile {
+    /// Region (White's view) the rook must not leave to keep its right.
+    pub rook_zone: String,
+    /// File the king lands on, on the rank where it castles.
+    pub king_to: char,
+    /// File the rook lands on.
+    pub rook_to: char,
 }
 
 /// Castling rule: the king's start file and the two castlings' files.
@@ -149,7 +247,7 @@ pub struct PieceDef {
     pub letter: char,
     /// Human name.
     pub name: String,
-    /// Movement as written.
+    /// Movement in Betza: as written, or the canonical spelling of a taxonomy name.
     pub betza: String,
     /// White's atoms.
     pub atoms: Vec<Atom>,
@@ -159,6 +257,10 @@ pub struct PieceDef {
     pub pawn: bool,
     /// Promotion, per colour: zone, mandatory zone, and choices.
     pub promotion: Option<Promotion>,
+    /// Per colour: the squares it may not leave (None: the whole board).
+    pub confine: Option<[Bitboard; 2]>,
+    /// Automatic type change on entering a region.
+    pub becomes: Option<Becomes>,
     /// Material value in centipawns.
     pub value: i32,
 }
@@ -172,6 +274,41 @@ pub struct Promotion {
     pub mandatory: [Bitboard; 2],
     /// Types it may become.
     pub to: Vec<PieceType>,
+    /// Per choice (parallel to `to`), per colour: where that choice is offered.
+    pub choice_zone: Vec<[Bitboard; 2]>,
+    /// Only to types the side has lost (see [`Variant::start_count`]).
+    pub pool: bool,
+}
+
+/// A compiled automatic type change.
+#[derive(Clone, Copy, Debug)]
+pub struct Becomes {
+    /// The new type.
+    pub to: PieceType,
+    /// Per colour: squares where a move ending there changes the type.
+    pub region: [Bitboard; 2],
+}
+
+/// Compiled zone castling.
+#[derive(Clone, Debug)]
+pub struct ZoneCastling {
+    /// The partner type.
+    pub rook: PieceType,
+    /// Per colour: the king's zone.
+    pub king_zone: [Bitboard; 2],
+    /// The castlings (index = side).
+    pub sides: Vec<ZoneSide>,
+}
+
+/// One compiled zone castling.
+#[derive(Clone, Copy, Debug)]
+pub struct ZoneSide {
+    /// Per colour: the rook's zone.
+    pub rook_zone: [Bitboard; 2],
+    /// 0-based file the king lands on.
+    pub king_to: i32,
+    /// 0-based file the rook lands on.
+    pub rook_to: i32,
 }
 
 /// One castling, per colour, as squares.
@@ -189,6 +326,28 @@ pub struct CastleRule {
     pub must_be_empty: Bitboard,
     /// Squares the king stands on or crosses, which must not be attacked.
     pub king_path: Bitboard,
+}
+
+/// A compiled positional switch.
+#[derive(Clone, Debug)]
+pub struct SwitchRule {
+    /// Types that may switch, as a bit mask.
+    pub types: u32,
+    /// Per square: the squares within the switch distance (the square itself excluded).
+    pub reach: Vec<Bitboard>,
+    /// Per colour: where some piece type of that colour promotes on arrival.
+    pub promotion_zones: [Bitboard; 2],
+}
+
+/// A compiled drop rule.
+#[derive(Clone, Debug)]
+pub struct DropRule {
+    /// Types a drop must land near, as a bit mask; 0 = anywhere.
+    pub near_types: u32,
+    /// Per square: the squares a piece there lets its side drop on.
+    pub near: Vec<Bitboard>,
+    /// Types that go to the capturer's hand when captured, as a bit mask.
+    pub to_hand: u32,
 }
 
 /// A variant, compiled: everything move generation needs, read-only.
@@ -213,6 +372,10 @@ pub struct Variant {
     pub castling: Option<[CastleRule; 4]>,
     /// Per square: the castling rights lost when a move starts or ends there.
     pub castle_mask: Vec<u8>,
+    /// Positional switch, if any.
+    pub switch: Option<SwitchRule>,
+    /// Drops, if any.
+    pub drops: Option<DropRule>,
     /// Types that are royal, as a bit mask.
     pub royal_mask: u32,
     /// Types with pawn rules, as a bit mask.
@@ -220,6 +383,15 @@ pub struct Variant {
     /// True when every capture is a leap or a straight ride, so checks and pins can be
     /// read off rays; otherwise every move is verified by a full attack test.
     pub ray_legality: bool,
+    /// History-based castling from zones, if the game has it.
+    pub zone_castling: Option<ZoneCastling>,
+    /// Per colour and type: how many the start position holds (promotion pools).
+    pub start_count: [[u8; MAX_PIECE_TYPES]; 2],
+    /// Per square: the squares on every ray along which a ride, hop or facing could
+    /// reach it. None when lame or bent captures exist (they depend on other squares).
+    /// Out of check, a non-royal move can only expose a royal along the rays through
+    /// its two squares.
+    pub lines: Option<Vec<Bitboard>>,
     /// The source table, for `extends` and for display.
     pub file: VariantFile,
 }
@@ -261,7 +433,7 @@ impl Variant {
     pub fn from_toml(text: &str, origin: &str) -> Result<Variant, VariantError> {
         let file: VariantFile = toml::from_str(text).map_err(|e| VariantError::Toml {
             origin: origin.to_string(),
-            msg: e.to_string().replace('\n', " ").trim().to_string(),
+            msg: toml_message(text, &e),
         })?;
         Variant::compile(file, origin)
     }
@@ -298,8 +470,25 @@ impl Variant {
                     format!("letter '{}' is used twice", p.letter),
                 ));
             }
-            let atoms =
-                betza::parse(&p.betza).map_err(|e| err(&format!("{key}.betza"), e.to_string()))?;
+            let atoms = match (&p.betza, &p.taxonomy) {
+                (Some(b), None) => {
+                    betza::parse(b).map_err(|e| err(&format!("{key}.betza"), e.to_string()))?
+                }
+                (None, Some(t)) => taxonomy::parse(t)
+                    .map_err(|e| err(&format!("{key}.taxonomy"), e.to_string()))?,
+                (Some(_), Some(_)) => {
+                    return Err(err(
+                        &key,
+                        "give the movement once: betza or taxonomy, not both".into(),
+                    ))
+                }
+                (None, None) => {
+                    return Err(err(
+                        &key,
+                        "no movement: give betza = \"…\" or taxonomy = \"…\"".into(),
+                    ))
+                }
+            };
             pieces.push(PieceDef {
                 letter: p.letter,
                 name: if p.name.is_empty() {
@@ -307,16 +496,23 @@ impl Variant {
                 } else {
                     p.name.clone()
                 },
-                betza: p.betza.clone(),
+                betza: p.betza.clone().unwrap_or_else(|| betza::to_betza(&atoms)),
                 atoms,
                 royal: p.royal,
                 pawn: p.pawn,
                 promotion: None,
+                confine: match &p.confine {
+                    Some(r) => Some(
+                        parse_region(&board, r).map_err(|m| err(&format!("{key}.confine"), m))?,
+                    ),
+                    None => None,
+                },
+                becomes: None,
                 value: p.value.unwrap_or(0),
             });
         }
         let type_of = |c: char| {
-            pieces
+            file.pieces
                 .iter()
                 .position(|p| p.letter == c)
                 .map(|i| i as PieceType)
@@ -349,6 +545,12 @@ impl Variant {
                     let mut to = Vec::new();
                     for c in pr.to.chars() {
                         match type_of(c) {
+                            Some(t) if to.contains(&t) => {
+                                return Err(err(
+                                    &format!("{key}.to"),
+                                    format!("'{c}' is listed twice"),
+                                ))
+                            }
                             Some(t) => to.push(t),
                             None => {
                                 return Err(err(
@@ -361,16 +563,60 @@ impl Variant {
                     if to.is_empty() {
                         return Err(err(&format!("{key}.to"), "no promotion choices".into()));
                     }
+                    let mut choice_zone = vec![zone; to.len()];
+                    for (letter, ranks) in &pr.only_on {
+                        let k = format!("{key}.only_on.{letter}");
+                        let mut cs = letter.chars();
+                        let t = match (cs.next(), cs.next()) {
+                            (Some(c), None) => type_of(c),
+                            _ => None,
+                        };
+                        let Some(i) = t.and_then(|t| to.iter().position(|&x| x == t)) else {
+                            return Err(err(
+                                &k,
+                                format!("'{letter}' is not one of the choices \"{}\"", pr.to),
+                            ));
+                        };
+                        let z = rel_ranks(ranks, &k)?;
+                        choice_zone[i] = [z[0] & zone[0], z[1] & zone[1]];
+                    }
                     Some(Promotion {
                         zone,
                         mandatory,
                         to,
+                        choice_zone,
+                        pool: pr.pool,
                     })
                 }
             });
         }
         for (p, pr) in pieces.iter_mut().zip(promos) {
             p.promotion = pr;
+        }
+        for (i, p) in file.pieces.iter().enumerate() {
+            if let Some(b) = &p.becomes {
+                let key = format!("piece[{i}].becomes");
+                if p.promotion.is_some() {
+                    return Err(err(
+                        &key,
+                        "a piece either becomes another on entering a region or promotes, not both"
+                            .into(),
+                    ));
+                }
+                let to = type_of(b.to).ok_or_else(|| {
+                    err(
+                        &format!("{key}.to"),
+                        format!("no piece with letter '{}'", b.to),
+                    )
+                })?;
+                let region = parse_region(&board, &b.region)
+                    .map_err(|m| err(&format!("{key}.region"), m))?;
+                pieces[i].becomes = Some(Becomes { to, region });
+            }
+        }
+        let mut start_count = [[0u8; MAX_PIECE_TYPES]; 2];
+        for &(_, t, c) in &start_board {
+            start_count[c.idx()][t as usize] = start_count[c.idx()][t as usize].saturating_add(1);
         }
         let mut rays = Rays::default();
         let mut attacks: [Vec<PieceAttacks>; 2] = [Vec::new(), Vec::new()];
@@ -397,15 +643,14 @@ impl Variant {
                 } else {
                     p.atoms.iter().map(|a| a.mirrored()).collect()
                 };
-                attacks[c.idx()].push(PieceAttacks::compile(
-                    &board,
-                    &mut rays,
-                    &atoms,
-                    initial[c.idx()],
-                ));
+                let mut pa = PieceAttacks::compile(&board, &mut rays, &atoms, initial[c.idx()]);
+                if let Some(region) = p.confine {
+                    pa.confine(region[c.idx()]);
+                }
+                attacks[c.idx()].push(pa);
             }
         }
-        let attackers = [
+        let mut attackers = [
             AttackerMap::build(&board, &mut rays, &attacks[0]),
             AttackerMap::build(&board, &mut rays, &attacks[1]),
         ];
@@ -422,6 +667,48 @@ impl Variant {
         let ray_legality = attacks
             .iter()
             .all(|v| v.iter().all(|a| a.has_only_leaps_and_rides()));
+        let mut facing_steps = Vec::new();
+        for (i, f) in file.facing.iter().enumerate() {
+            let dirs: &[(i8, i8)] = match f.as_str() {
+                "file" => &[(0, 1), (0, -1)],
+                "rank" => &[(1, 0), (-1, 0)],
+                "diagonal" => &[(1, 1), (-1, 1), (1, -1), (-1, -1)],
+                _ => {
+                    return Err(err(
+                        &format!("facing[{i}]"),
+                        format!("\"{f}\" is not one of file, rank, diagonal"),
+                    ))
+                }
+            };
+            facing_steps.extend(dirs.iter().map(|&(dx, dy)| Offset::new(dx, dy)));
+        }
+        if !facing_steps.is_empty() {
+            if royal_mask == 0 {
+                return Err(err("facing", "the game has no royal piece".into()));
+            }
+            for a in attackers.iter_mut() {
+                a.add_facing(&board, &mut rays, &facing_steps, royal_mask);
+            }
+        }
+        let lines = line_masks(&board, &rays, &attackers);
+        if lines.is_some() {
+            for a in attackers.iter_mut() {
+                a.index_rays(&board, &rays);
+            }
+        }
+        let zone_castling = match &file.zone_castling {
+            None => None,
+            Some(zc) => Some(
+                compile_zone_castling(zc, &board, &pieces, royal_mask)
+                    .map_err(|(k, m)| err(&k, m))?,
+            ),
+        };
+        if zone_castling.is_some() && file.castling.is_some() {
+            return Err(err(
+                "zone_castling",
+                "a game has either castling or zone_castling".into(),
+            ));
+        }
         let mut castle_mask = vec![0u8; board.squares()];
         let castling = match &file.castling {
             None => None,
@@ -480,7 +767,77 @@ impl Variant {
                 Some(rules.map(|r| r.unwrap()))
             }
         };
-        Ok(Variant {
+        let type_mask = |letters: &str, key: &str| -> Result<u32, VariantError> {
+            let mut m = 0u32;
+            for c in letters.chars() {
+                let t = file.pieces.iter().position(|p| p.letter == c);
+                let t = t.ok_or_else(|| err(key, format!("no piece with letter '{c}'")))?;
+                m |= 1 << t;
+            }
+            Ok(m)
+        };
+        let within = |d: u32| -> Vec<Bitboard> {
+            (0..board.squares())
+                .map(|s| {
+                    let s = Square(s as u8);
+                    let mut bb = Bitboard::EMPTY;
+                    for t in board.all.iter() {
+                        if t != s && board.distance(s, t) <= d as i32 {
+                            bb.set(t);
+                        }
+                    }
+                    bb
+                })
+                .collect()
+        };
+        let switch = match &file.switch {
+            None => None,
+            Some(sf) => {
+                let types = type_mask(&sf.pieces, "switch.pieces")?;
+                if types == 0 || sf.distance == 0 {
+                    return Err(err(
+                        "switch",
+                        "needs at least one piece and a distance of 1 or more".into(),
+                    ));
+                }
+                let mut promotion_zones = [Bitboard::EMPTY; 2];
+                for pr in pieces.iter().filter_map(|p| p.promotion.as_ref()) {
+                    promotion_zones[0] |= pr.zone[0];
+                    promotion_zones[1] |= pr.zone[1];
+                }
+                Some(SwitchRule {
+                    types,
+                    reach: within(sf.distance),
+                    promotion_zones,
+                })
+            }
+        };
+        let drops = match &file.drops {
+            None => None,
+            Some(df) => {
+                let near_types = match &df.next_to {
+                    Some(l) => type_mask(l, "drops.next_to")?,
+                    None => 0,
+                };
+                let d = df.distance.unwrap_or(1);
+                if d == 0 {
+                    return Err(err("drops.distance", "must be 1 or more".into()));
+                }
+                let to_hand = type_mask(&df.captures_to_hand, "drops.captures_to_hand")?;
+                if to_hand & royal_mask != 0 {
+                    return Err(err(
+                        "drops.captures_to_hand",
+                        "a royal piece cannot go to a hand".into(),
+                    ));
+                }
+                Some(DropRule {
+                    near_types,
+                    near: within(d),
+                    to_hand,
+                })
+            }
+        };
+        let variant = Variant {
             name: file.name.clone(),
             description: file.description.clone(),
             board,
@@ -491,11 +848,27 @@ impl Variant {
             rays,
             castling,
             castle_mask,
+            switch,
+            drops,
             royal_mask,
             pawn_mask,
             ray_legality,
+            zone_castling,
+            start_count,
+            lines,
             file,
-        })
+        };
+        // `Position::startpos` relies on the start FEN being valid: check it once here.
+        let shared = Arc::new(variant);
+        let checked = Position::from_fen(&shared, &shared.start_fen).map(|_| ());
+        let variant = Arc::try_unwrap(shared).map_err(|_| {
+            err(
+                "start",
+                "the variant is still shared after the check".into(),
+            )
+        })?;
+        checked.map_err(|e| err("start", e.to_string()))?;
+        Ok(variant)
     }
 
     /// The type with this FEN letter (either case).
@@ -515,6 +888,76 @@ impl Variant {
     /// Wraps the variant for sharing between positions and threads.
     pub fn shared(self) -> Arc<Variant> {
         Arc::new(self)
+    }
+}
+
+/// A TOML error on one line: `line N: key: message`, the key written as in value errors
+/// (`piece[2].promotion.ranks`) so that the user finds it.
+fn toml_message(text: &str, e: &toml::de::Error) -> String {
+    let message = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
+    let Some(start) = e.span().map(|s| s.start) else {
+        return message;
+    };
+    let before = text.get(..start).unwrap_or(text);
+    let line_no = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..].lines().next().unwrap_or("");
+    let head = &before[line_start..];
+    // The table the line belongs to: the last header at or above it.
+    let mut table = String::new();
+    let mut pieces = 0usize;
+    for l in text[..line_start + line.len()].lines() {
+        let l = l.trim();
+        if l.starts_with("[[piece]]") {
+            pieces += 1;
+            table = format!("piece[{}]", pieces - 1);
+        } else if l.starts_with('[') {
+            table = l.trim_matches(|c| c == '[' || c == ']').trim().to_string();
+            // `[piece.promotion]` belongs to the last `[[piece]]`.
+            if let (Some(rest), Some(n)) = (table.strip_prefix("piece."), pieces.checked_sub(1)) {
+                table = format!("piece[{n}].{rest}");
+            }
+        }
+    }
+    let ident = |s: &str| {
+        let k = s.trim().trim_start_matches(['{', ',']).trim().to_string();
+        (!k.is_empty()
+            && k.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-\"".contains(c)))
+        .then_some(k)
+    };
+    // The line's key, and the key inside an inline table the error points into.
+    let mut keys: Vec<String> = Vec::new();
+    if let Some(k) = line
+        .split('=')
+        .next()
+        .filter(|_| line.contains('='))
+        .and_then(ident)
+    {
+        keys.push(k);
+    }
+    if let Some(eq) = head.rfind('=') {
+        let inner = head[..eq].rsplit(['{', ',']).next().and_then(ident);
+        if let Some(k) = inner.filter(|k| keys.first() != Some(k)) {
+            keys.push(k);
+        }
+    }
+    let mut path: Vec<String> = Vec::new();
+    if !table.is_empty() {
+        path.push(table);
+    }
+    if message.starts_with("missing field") {
+        // The span covers the whole table: no line or key of its own to name.
+        return match path.first() {
+            Some(t) => format!("{t}: {message}"),
+            None => message,
+        };
+    }
+    path.extend(keys);
+    if path.is_empty() {
+        format!("line {line_no}: {message}")
+    } else {
+        format!("line {line_no}: {}: {message}", path.join("."))
     }
 }
 
@@ -541,10 +984,10 @@ fn start_placement(
         let mut num = 0i32;
         for ch in row.chars() {
             if let Some(d) = ch.to_digit(10) {
-                num = num * 10 + d as i32;
+                num = num.saturating_mul(10).saturating_add(d as i32);
                 continue;
             }
-            file += num;
+            file = file.saturating_add(num);
             num = 0;
             let t = pieces
                 .iter()
@@ -563,4 +1006,132 @@ fn start_placement(
         }
     }
     Ok(out)
+}
+
+/// Parses a region: squares and rectangles (`a1:j5`) from White's view, separated by
+/// spaces or commas. Black's region is the mirror image across the middle rank.
+pub fn parse_region(board: &Board, text: &str) -> Result<[Bitboard; 2], String> {
+    let mut z = [Bitboard::EMPTY; 2];
+    let sq = |t: &str| {
+        board
+            .parse_square(t)
+            .ok_or_else(|| format!("\"{t}\" in region \"{text}\" is not a square of the board"))
+    };
+    for part in text.split([' ', ',']).filter(|p| !p.is_empty()) {
+        let (a, b) = match part.split_once(':') {
+            Some((a, b)) => (sq(a)?, sq(b)?),
+            None => (sq(part)?, sq(part)?),
+        };
+        let (fa, fb) = (board.file_of(a), board.file_of(b));
+        let (ra, rb) = (board.rank_of(a), board.rank_of(b));
+        for f in fa.min(fb)..=fa.max(fb) {
+            for r in ra.min(rb)..=ra.max(rb) {
+                z[0].set(board.square(f, r).expect("inside the rectangle"));
+                z[1].set(
+                    board
+                        .square(f, board.ranks as i32 - 1 - r)
+                        .expect("mirrored"),
+                );
+            }
+        }
+    }
+    if z[0].is_empty() {
+        return Err(format!("region \"{text}\" is empty"));
+    }
+    Ok(z)
+}
+
+/// Per square, the squares from which a ride, hop or facing could reach it (see
+/// [`Variant::lines`]); None when lame or bent captures make other squares matter.
+fn line_masks(board: &Board, rays: &Rays, attackers: &[AttackerMap; 2]) -> Option<Vec<Bitboard>> {
+    if attackers
+        .iter()
+        .any(|m| !m.bents.is_empty() || !m.lames.is_empty())
+    {
+        return None;
+    }
+    let mut lines = vec![Bitboard::EMPTY; crate::geometry::SQUARE_SLOTS];
+    for (s, bb) in lines.iter_mut().enumerate().take(board.squares()) {
+        for m in attackers {
+            for id in m
+                .rays
+                .iter()
+                .chain(&m.facing)
+                .map(|g| g.ray)
+                .chain(m.hops.iter().map(|g| g.full))
+            {
+                *bb |= rays.get(id).mask[s];
+            }
+        }
+    }
+    Some(lines)
+}
+
+/// Compiles `[zone_castling]`; errors carry their key.
+fn compile_zone_castling(
+    zc: &ZoneCastlingFile,
+    board: &Board,
+    pieces: &[PieceDef],
+    royal_mask: u32,
+) -> Result<ZoneCastling, (String, String)> {
+    let rook = pieces
+        .iter()
+        .position(|p| p.letter == zc.rook)
+        .ok_or_else(|| {
+            (
+                "zone_castling.rook".to_string(),
+                format!("no piece with letter '{}'", zc.rook),
+            )
+        })?;
+    if royal_mask == 0 || royal_mask >> rook & 1 != 0 {
+        return Err((
+            "zone_castling.rook".into(),
+            "castling needs a royal king and a non-royal rook".into(),
+        ));
+    }
+    let king_zone = parse_region(board, &zc.king_zone)
+        .map_err(|m| ("zone_castling.king_zone".to_string(), m))?;
+    if zc.side.is_empty() || zc.side.len() > 2 {
+        return Err(("zone_castling.side".into(), "one or two castlings".into()));
+    }
+    let mut sides = Vec::new();
+    let mut seen = Bitboard::EMPTY;
+    for (i, sd) in zc.side.iter().enumerate() {
+        let key = format!("zone_castling.side[{i}]");
+        let rook_zone =
+            parse_region(board, &sd.rook_zone).map_err(|m| (format!("{key}.rook_zone"), m))?;
+        if (rook_zone[0] & (seen | king_zone[0])).any() {
+            return Err((
+                format!("{key}.rook_zone"),
+                "rook zones may not overlap each other or the king's".into(),
+            ));
+        }
+        seen |= rook_zone[0];
+        let file = |c: char, k: &str| {
+            file_index(c, board.files)
+                .ok_or_else(|| (format!("{key}.{k}"), format!("file '{c}' is off the board")))
+        };
+        let (king_to, rook_to) = (file(sd.king_to, "king_to")?, file(sd.rook_to, "rook_to")?);
+        // The castling king always leaves its zone, so a castling is never a plain step.
+        if (0..board.ranks as i32).any(|r| {
+            board
+                .square(king_to, r)
+                .is_some_and(|s| king_zone[0].has(s))
+        }) {
+            return Err((
+                format!("{key}.king_to"),
+                "the king must land outside its zone".into(),
+            ));
+        }
+        sides.push(ZoneSide {
+            rook_zone,
+            king_to,
+            rook_to,
+        });
+    }
+    Ok(ZoneCastling {
+        rook: rook as PieceType,
+        king_zone,
+        sides,
+    })
 }

@@ -22,6 +22,8 @@ pub struct Zobrist {
     pub ep: [u64; SQUARE_SLOTS],
     /// Black to move.
     pub side: u64,
+    /// Per square: a piece there holds a castling right (zone castling).
+    pub castle_square: [u64; SQUARE_SLOTS],
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -63,11 +65,17 @@ pub static ZOBRIST: Lazy<Zobrist> = Lazy::new(|| {
         *k = splitmix(&mut s);
     }
     let side = splitmix(&mut s);
+    // Drawn after the older keys so that those stay what they were.
+    let mut castle_square = [0u64; SQUARE_SLOTS];
+    for k in castle_square.iter_mut() {
+        *k = splitmix(&mut s);
+    }
     Zobrist {
         piece,
         hand,
         castling,
         ep,
         side,
+        castle_square,
     }
 });

@@ -1,0 +1,150 @@
+//! `tenfold describe`: a piece's movement as Betza, as a Locomotive Taxonomy name, and as
+//! a diagram of its moves from the centre of an empty board.
+//!
+//! The diagram is computed through the same attack tables move generation uses
+//! ([`PieceAttacks::compile`] and [`PieceAttacks::targets`]), never separately.
+
+use crate::attacks::{PieceAttacks, Rays};
+use crate::betza;
+use crate::geometry::{Bitboard, Board, Square};
+use crate::movement::Atom;
+use crate::taxonomy;
+use crate::variant::Variant;
+
+/// Files and ranks of the diagram board: room for a 4-square leap in every direction.
+pub const DIAGRAM_SIZE: u32 = 9;
+
+/// What the diagram marks mean, in the order of the marks.
+pub const LEGEND: &str =
+    "O piece, * move or capture, m move only, c capture only, i initial move only, . none";
+
+/// A piece's movement in every form `describe` shows.
+#[derive(Clone, Debug)]
+pub struct Described {
+    /// Where the movement came from (a variant's piece, a Betza string, a taxonomy name).
+    pub source: String,
+    /// White's atoms.
+    pub atoms: Vec<Atom>,
+    /// Canonical Betza spelling.
+    pub betza: String,
+    /// Taxonomy name, if the movement has one.
+    pub taxonomy: Option<String>,
+    /// Diagram rows, rank 9 first, marks separated by spaces (see [`LEGEND`]).
+    pub diagram: Vec<String>,
+}
+
+/// Reads PIECE: a single upper-case letter the variant defines, else Betza, else a
+/// taxonomy name; the error lists why each reading failed, on one line.
+pub fn resolve(piece: &str, variant: &Variant) -> Result<(String, Vec<Atom>), String> {
+    let p = piece.trim();
+    let mut why = Vec::new();
+    let mut chars = p.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        if c.is_ascii_uppercase() {
+            if let Some(t) = variant.type_of_letter(c) {
+                let def = &variant.pieces[t as usize];
+                return Ok((
+                    format!("piece {} ({}) of {}", def.letter, def.name, variant.name),
+                    def.atoms.clone(),
+                ));
+            }
+            why.push(format!("{} has no piece '{c}'", variant.name));
+        }
+    }
+    match betza::parse(p) {
+        Ok(a) => return Ok(("Betza".to_string(), a)),
+        Err(e) => why.push(e.to_string()),
+    }
+    match taxonomy::parse(p) {
+        Ok(a) => return Ok(("taxonomy name".to_string(), a)),
+        Err(e) => why.push(e.to_string()),
+    }
+    Err(format!("cannot describe \"{p}\": {}", why.join("; ")).replace(['\n', '\r'], " "))
+}
+
+/// Describes PIECE (see [`resolve`]).
+pub fn describe(piece: &str, variant: &Variant) -> Result<Described, String> {
+    let (source, atoms) = resolve(piece, variant)?;
+    Ok(describe_atoms(source, atoms))
+}
+
+/// Describes a movement given as atoms.
+pub fn describe_atoms(source: String, atoms: Vec<Atom>) -> Described {
+    Described {
+        source,
+        betza: betza::to_betza(&atoms),
+        taxonomy: taxonomy::name_of(&atoms),
+        diagram: diagram(&atoms),
+        atoms,
+    }
+}
+
+/// The moves of `atoms` (White's view) from the centre of an empty 9x9 board: a square
+/// is a move if the piece may go there with the board empty, a capture if it may take
+/// an enemy standing there alone; initial-only moves count as if the centre were a start
+/// square.
+pub fn diagram(atoms: &[Atom]) -> Vec<String> {
+    let Ok(board) = Board::new(DIAGRAM_SIZE, DIAGRAM_SIZE) else {
+        return Vec::new();
+    };
+    let mid = (DIAGRAM_SIZE / 2) as i32;
+    let Some(centre) = board.square(mid, mid) else {
+        return Vec::new();
+    };
+    let mut rays = Rays::default();
+    let plain = PieceAttacks::compile(&board, &mut rays, atoms, Bitboard::EMPTY);
+    let initial = PieceAttacks::compile(&board, &mut rays, atoms, centre.bb());
+    let reach = |pa: &PieceAttacks, sq: Square| {
+        let quiet = pa.targets(&rays, centre, centre.bb()).quiet.has(sq);
+        let capture = pa
+            .targets(&rays, centre, centre.bb() | sq.bb())
+            .capture
+            .has(sq);
+        (quiet, capture)
+    };
+    let mut rows = Vec::new();
+    for rank in (0..board.ranks as i32).rev() {
+        let mut marks = Vec::new();
+        for file in 0..board.files as i32 {
+            let Some(sq) = board.square(file, rank) else {
+                continue;
+            };
+            let mark = if sq == centre {
+                'O'
+            } else {
+                match (reach(&plain, sq), reach(&initial, sq)) {
+                    ((true, true), _) => '*',
+                    ((true, false), _) => 'm',
+                    ((false, true), _) => 'c',
+                    (_, (true, _) | (_, true)) => 'i',
+                    _ => '.',
+                }
+            };
+            marks.push(mark.to_string());
+        }
+        rows.push(marks.join(" "));
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knight_diagram() {
+        let d = diagram(&betza::parse("N").unwrap());
+        assert_eq!(d.len(), 9);
+        assert_eq!(d[2], ". . . * . * . . .");
+        assert_eq!(d[3], ". . * . . . * . .");
+        assert_eq!(d[4], ". . . . O . . . .");
+    }
+
+    #[test]
+    fn pawn_diagram_marks_modes_and_initial_moves() {
+        let d = diagram(&betza::parse("fmWfcFifmnD").unwrap());
+        assert_eq!(d[2], ". . . . i . . . .");
+        assert_eq!(d[3], ". . . c m c . . .");
+        assert_eq!(d[5], ". . . . . . . . .");
+    }
+}

@@ -1,0 +1,1710 @@
+//! The Locomotive Taxonomy: piece names built from fifteen building blocks
+//! (`rules/locomotive-taxonomy.md`, T1–T6), to movement atoms and back.
+//!
+//! A name is a list of words separated by `-` or spaces, case-insensitive: qualifiers
+//! (`far`, `free`, `fury`, `fire`, `fell`, `ring`, `N-step`), direction and shape
+//! prefixes (`Bent`, `Brave`, …), block prefixes (`Noble`, `Fortified`, …), exactly one
+//! Name (`Rook`, `Knight`, …) and suffixes (`Rider`, `Companion`, …). [`parse`] reads a
+//! name in two stages: [`parse_description`] builds a [`Description`] (what the words
+//! say, per component), and [`Description::atoms`] turns that into [`Atom`]s, refusing
+//! what the atom kinds cannot express. [`name_of`] names a set of atoms (T6).
+//!
+//! Where the rule text is silent, this module rules:
+//! * Words of *Name* scope (`Bent`, `Brave`, `Rider`, `Companion`, …) apply to the Name
+//!   wherever they stand; *Combined* scope words (`Twisted`, `Valiant`, `Charger`,
+//!   `Prince`, …) apply to every component. A *Prefix*-scope direction word (`Errant`,
+//!   `Fearless`, …) applies to the block prefix that follows it; a Prefix-scope suffix
+//!   (`Riding`, `Invincible`, …) to the block prefix just before it (`Noble Riding Rook`
+//!   = Nightrider of two strides or Rook).
+//! * Qualifiers at the start of a name apply to every component that rides or walks;
+//!   qualifiers standing directly before a later block word apply to that component only
+//!   and replace the leading ones for it.
+//! * Several direction words on one component intersect (each is a "must").
+//! * Rook, Bishop and Queen already ride and a Pawn cannot: `Rider` on them is an error.
+//! * `free` riders are leaps to every step end (`free Wazir Rider` = WD); a `fire`
+//!   (exact count) rider that is not free is a lame leap for two steps; longer exact
+//!   counts, minimum counts (`fury`), `fell`, `ring`, turning (`Bent`, `Crooked`) and
+//!   Walkers need a path mover, which this build cannot express.
+
+use crate::betza;
+use crate::geometry::{MAX_FILES, MAX_RANKS};
+use crate::movement::{Atom, AtomKind, Mode, Offset};
+use std::collections::HashMap;
+
+/// A taxonomy name that could not be used: the name as given and the reason.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("taxonomy name \"{name}\": {msg}")]
+pub struct TaxonomyError {
+    /// The whole name being parsed.
+    pub name: String,
+    /// What is wrong.
+    pub msg: String,
+}
+
+/// One of the fifteen building blocks of the seed tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Block {
+    /// Q = RB.
+    Queen,
+    /// R.
+    Rook,
+    /// B.
+    Bishop,
+    /// FW.
+    Guard,
+    /// DW.
+    Warmachine,
+    /// DF.
+    Duke,
+    /// AW.
+    Waffle,
+    /// N.
+    Knight,
+    /// AF.
+    Elephant,
+    /// AD.
+    Alibaba,
+    /// W.
+    Wazir,
+    /// F.
+    Ferz,
+    /// D.
+    Dabbabah,
+    /// A.
+    Alfil,
+    /// The FIDE pawn.
+    Pawn,
+}
+
+/// Table row of a building block.
+struct BlockInfo {
+    block: Block,
+    /// The Name first, then its alternatives (lower case is compared).
+    names: &'static [&'static str],
+    prefix: &'static str,
+    betza: &'static str,
+}
+
+/// The building blocks, strongest first (the order settles which component is the Name
+/// when two are equally mobile).
+const BLOCKS: [BlockInfo; 15] = [
+    BlockInfo {
+        block: Block::Queen,
+        names: &["Queen"],
+        prefix: "Regal",
+        betza: "Q",
+    },
+    BlockInfo {
+        block: Block::Rook,
+        names: &["Rook", "Castle", "Chariot"],
+        prefix: "Fortified",
+        betza: "R",
+    },
+    BlockInfo {
+        block: Block::Bishop,
+        names: &["Bishop"],
+        prefix: "Bold",
+        betza: "B",
+    },
+    BlockInfo {
+        block: Block::Guard,
+        names: &["Guard", "Man", "Fool"],
+        prefix: "Loyal",
+        betza: "FW",
+    },
+    BlockInfo {
+        block: Block::Warmachine,
+        names: &["Warmachine", "Warrior"],
+        prefix: "War",
+        betza: "DW",
+    },
+    BlockInfo {
+        block: Block::Duke,
+        names: &["Duke", "Camel", "Egret"],
+        prefix: "Lord",
+        betza: "DF",
+    },
+    BlockInfo {
+        block: Block::Waffle,
+        names: &["Waffle", "Battlehound", "Mastiff"],
+        prefix: "Iron",
+        betza: "AW",
+    },
+    BlockInfo {
+        block: Block::Knight,
+        names: &["Knight", "Horse"],
+        prefix: "Noble",
+        betza: "N",
+    },
+    BlockInfo {
+        block: Block::Elephant,
+        names: &["Elephant", "Acolyte"],
+        prefix: "Rogue",
+        betza: "AF",
+    },
+    BlockInfo {
+        block: Block::Alibaba,
+        names: &["Alibaba", "Thief"],
+        prefix: "Barbarian",
+        betza: "AD",
+    },
+    BlockInfo {
+        block: Block::Wazir,
+        names: &["Wazir", "Wizard"],
+        prefix: "Wise",
+        betza: "W",
+    },
+    BlockInfo {
+        block: Block::Ferz,
+        names: &["Ferz", "Friar"],
+        prefix: "Fierce",
+        betza: "F",
+    },
+    BlockInfo {
+        block: Block::Dabbabah,
+        names: &["Dabbabah", "Druid"],
+        prefix: "Dread",
+        betza: "D",
+    },
+    BlockInfo {
+        block: Block::Alfil,
+        names: &["Alfil", "Abbot"],
+        prefix: "Armored",
+        betza: "A",
+    },
+    BlockInfo {
+        block: Block::Pawn,
+        names: &["Pawn"],
+        prefix: "Dragon",
+        betza: "fmWfcFifmnD",
+    },
+];
+
+impl Block {
+    fn info(self) -> &'static BlockInfo {
+        // Every Block has a row; the fallback only keeps this total.
+        BLOCKS
+            .iter()
+            .find(|b| b.block == self)
+            .unwrap_or(&BLOCKS[0])
+    }
+
+    /// The block's Name as the seed table spells it.
+    pub fn name(self) -> &'static str {
+        self.info().names[0]
+    }
+
+    /// The block's prefix (`Noble` for the Knight).
+    pub fn prefix(self) -> &'static str {
+        self.info().prefix
+    }
+
+    /// The block's movement in Betza notation.
+    pub fn betza(self) -> &'static str {
+        self.info().betza
+    }
+
+    /// Position in the strength order (0 = Queen).
+    fn rank(self) -> usize {
+        BLOCKS.iter().position(|b| b.block == self).unwrap_or(0)
+    }
+
+    /// A single-stride leaper that `Rider` can repeat.
+    fn rideable(self) -> bool {
+        !matches!(
+            self,
+            Block::Queen | Block::Rook | Block::Bishop | Block::Pawn
+        )
+    }
+
+    /// Made of two sub-components (what `Walker` needs).
+    fn compound(self) -> bool {
+        matches!(
+            self,
+            Block::Queen
+                | Block::Guard
+                | Block::Warmachine
+                | Block::Duke
+                | Block::Waffle
+                | Block::Elephant
+                | Block::Alibaba
+        )
+    }
+
+    /// White's atoms of the block.
+    fn atoms(self) -> Vec<Atom> {
+        // The table's Betza strings are constants covered by a test.
+        betza::parse(self.betza()).unwrap_or_default()
+    }
+}
+
+/// Direction bit: the move goes toward the opponent's home rank (`dy > 0`).
+pub const FORWARD: u8 = 1;
+/// Direction bit: the move stays on its rank (`dy == 0`).
+pub const SIDEWAYS: u8 = 2;
+/// Direction bit: the move goes toward the own home rank (`dy < 0`).
+pub const BACKWARD: u8 = 4;
+/// Every direction.
+pub const ALL_DIRECTIONS: u8 = FORWARD | SIDEWAYS | BACKWARD;
+
+/// The direction bit of one displacement, in White's view.
+fn direction_of(o: Offset) -> u8 {
+    match o.dy {
+        d if d > 0 => FORWARD,
+        0 => SIDEWAYS,
+        _ => BACKWARD,
+    }
+}
+
+/// Which component a scoped word applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scope {
+    Name,
+    Prefix,
+    Combined,
+}
+
+/// Whether the steps of a multi-step move may or must change direction (T3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turning {
+    /// Constant direction (no prefix).
+    Straight,
+    /// Bent / Errant / Twisted: may turn between steps.
+    Free,
+    /// Crooked / Itinerant / Wayward: must turn between steps.
+    Forced,
+}
+
+/// What a direction-or-shape prefix does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DirEffect {
+    Turn(Turning),
+    /// Arch / High: this sub-component moves first (Walkers).
+    First,
+    /// A mask of allowed direction bits.
+    Only(u8),
+}
+
+const DIR_WORDS: [(&str, Scope, DirEffect); 23] = [
+    ("Bent", Scope::Name, DirEffect::Turn(Turning::Free)),
+    ("Errant", Scope::Prefix, DirEffect::Turn(Turning::Free)),
+    ("Twisted", Scope::Combined, DirEffect::Turn(Turning::Free)),
+    ("Crooked", Scope::Name, DirEffect::Turn(Turning::Forced)),
+    ("Itinerant", Scope::Prefix, DirEffect::Turn(Turning::Forced)),
+    ("Wayward", Scope::Combined, DirEffect::Turn(Turning::Forced)),
+    ("Arch", Scope::Name, DirEffect::First),
+    ("High", Scope::Prefix, DirEffect::First),
+    ("Brave", Scope::Name, DirEffect::Only(FORWARD)),
+    ("Fearless", Scope::Prefix, DirEffect::Only(FORWARD)),
+    ("Valiant", Scope::Combined, DirEffect::Only(FORWARD)),
+    ("Constant", Scope::Name, DirEffect::Only(FORWARD | SIDEWAYS)),
+    (
+        "Faithful",
+        Scope::Prefix,
+        DirEffect::Only(FORWARD | SIDEWAYS),
+    ),
+    (
+        "Steadfast",
+        Scope::Combined,
+        DirEffect::Only(FORWARD | SIDEWAYS),
+    ),
+    ("Daunted", Scope::Name, DirEffect::Only(SIDEWAYS)),
+    ("Grim", Scope::Prefix, DirEffect::Only(SIDEWAYS)),
+    ("Vigilant", Scope::Combined, DirEffect::Only(SIDEWAYS)),
+    ("Broken", Scope::Name, DirEffect::Only(SIDEWAYS | BACKWARD)),
+    (
+        "Grieving",
+        Scope::Prefix,
+        DirEffect::Only(SIDEWAYS | BACKWARD),
+    ),
+    (
+        "Woeful",
+        Scope::Combined,
+        DirEffect::Only(SIDEWAYS | BACKWARD),
+    ),
+    ("Bereft", Scope::Name, DirEffect::Only(BACKWARD)),
+    ("Forlorn", Scope::Prefix, DirEffect::Only(BACKWARD)),
+    ("Vanquished", Scope::Combined, DirEffect::Only(BACKWARD)),
+];
+
+/// What a suffix does (T2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SuffixEffect {
+    Walker,
+    Rider,
+    Mode(Mode),
+}
+
+const SUFFIX_WORDS: [(&str, Scope, SuffixEffect); 12] = [
+    ("Walker", Scope::Name, SuffixEffect::Walker),
+    ("Walking", Scope::Prefix, SuffixEffect::Walker),
+    ("Strider", Scope::Combined, SuffixEffect::Walker),
+    ("Rider", Scope::Name, SuffixEffect::Rider),
+    ("Riding", Scope::Prefix, SuffixEffect::Rider),
+    ("Charger", Scope::Combined, SuffixEffect::Rider),
+    ("Companion", Scope::Name, SuffixEffect::Mode(Mode::Move)),
+    ("Invincible", Scope::Prefix, SuffixEffect::Mode(Mode::Move)),
+    ("Prince", Scope::Combined, SuffixEffect::Mode(Mode::Move)),
+    ("Conqueror", Scope::Name, SuffixEffect::Mode(Mode::Capture)),
+    (
+        "Embattled",
+        Scope::Prefix,
+        SuffixEffect::Mode(Mode::Capture),
+    ),
+    (
+        "Grandmaster",
+        Scope::Combined,
+        SuffixEffect::Mode(Mode::Capture),
+    ),
+];
+
+/// A qualifier of Rider and Walker moves (T4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Qualifier {
+    Far,
+    Free,
+    Fury,
+    Fire,
+    Fell,
+    Ring,
+    Steps(u8),
+}
+
+const QUALIFIER_WORDS: [(&str, Qualifier); 6] = [
+    ("far", Qualifier::Far),
+    ("free", Qualifier::Free),
+    ("fury", Qualifier::Fury),
+    ("fire", Qualifier::Fire),
+    ("fell", Qualifier::Fell),
+    ("ring", Qualifier::Ring),
+];
+
+/// How many steps a Rider or Walker move makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// Up to this many (the default, 2).
+    AtMost(u8),
+    /// Exactly this many (`fire`).
+    Exactly(u8),
+    /// At least this many, no maximum (`fury`).
+    AtLeast(u8),
+    /// No maximum (`far`, `ring`).
+    Unlimited,
+}
+
+/// The qualifiers of a Rider or Walker move, defaults applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stepping {
+    /// How many steps.
+    pub count: Count,
+    /// `free`: pieces on intermediate step ends are leapt.
+    pub free: bool,
+    /// `fell`: a capture does not end the move.
+    pub fell: bool,
+    /// `ring`: the steps form a closed circuit.
+    pub ring: bool,
+}
+
+impl Default for Stepping {
+    fn default() -> Self {
+        Stepping {
+            count: Count::AtMost(2),
+            free: false,
+            fell: false,
+            ring: false,
+        }
+    }
+}
+
+/// One component of a name: a building block and what the name's words do to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Component {
+    /// The building block.
+    pub block: Block,
+    /// True for the Name, false for a prefix.
+    pub is_name: bool,
+    /// Made a rider (Rider / Riding / Charger).
+    pub rider: bool,
+    /// Made a walker (Walker / Walking / Strider).
+    pub walker: bool,
+    /// Arch / High: moves first within a walker.
+    pub first: bool,
+    /// May or must it turn between steps.
+    pub turning: Turning,
+    /// Qualifiers (meaningful for riders and walkers).
+    pub stepping: Stepping,
+    /// Move only, capture only, or both.
+    pub mode: Mode,
+    /// Allowed direction bits ([`FORWARD`], [`SIDEWAYS`], [`BACKWARD`]).
+    pub directions: u8,
+}
+
+impl Component {
+    /// A plain block with no modifiers.
+    pub fn plain(block: Block, is_name: bool) -> Component {
+        Component {
+            block,
+            is_name,
+            rider: false,
+            walker: false,
+            first: false,
+            turning: Turning::Straight,
+            stepping: Stepping::default(),
+            mode: Mode::Both,
+            directions: ALL_DIRECTIONS,
+        }
+    }
+}
+
+/// What a taxonomy name says, component by component, before it becomes atoms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Description {
+    /// The name as given.
+    pub text: String,
+    /// Prefix components in the order written, then the Name.
+    pub components: Vec<Component>,
+}
+
+/// A classified word.
+#[derive(Clone, Copy, Debug)]
+enum Word {
+    Qual(Qualifier),
+    Dir(Scope, DirEffect),
+    Prefix(Block),
+    Name(Block),
+    Suffix(Scope, SuffixEffect),
+}
+
+fn classify(lower: &str) -> Option<Word> {
+    for b in &BLOCKS {
+        if b.names.iter().any(|n| n.eq_ignore_ascii_case(lower)) {
+            return Some(Word::Name(b.block));
+        }
+        if b.prefix.eq_ignore_ascii_case(lower) {
+            return Some(Word::Prefix(b.block));
+        }
+    }
+    if let Some((_, s, e)) = DIR_WORDS.iter().find(|w| w.0.eq_ignore_ascii_case(lower)) {
+        return Some(Word::Dir(*s, *e));
+    }
+    if let Some((_, s, e)) = SUFFIX_WORDS
+        .iter()
+        .find(|w| w.0.eq_ignore_ascii_case(lower))
+    {
+        return Some(Word::Suffix(*s, *e));
+    }
+    QUALIFIER_WORDS
+        .iter()
+        .find(|w| w.0.eq_ignore_ascii_case(lower))
+        .map(|w| Word::Qual(w.1))
+}
+
+/// Every word of the vocabulary, as written in the tables.
+fn vocabulary() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = Vec::new();
+    for b in &BLOCKS {
+        v.extend(b.names.iter().copied());
+        v.push(b.prefix);
+    }
+    v.extend(DIR_WORDS.iter().map(|w| w.0));
+    v.extend(SUFFIX_WORDS.iter().map(|w| w.0));
+    v.extend(QUALIFIER_WORDS.iter().map(|w| w.0));
+    v
+}
+
+/// Levenshtein distance, case-insensitive.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The known word closest to `w`.
+fn suggestion(w: &str) -> &'static str {
+    // Very long junk only needs some answer, not the best one.
+    let w: String = w.chars().take(32).collect();
+    vocabulary()
+        .into_iter()
+        .min_by_key(|k| edit_distance(&w, k))
+        .unwrap_or("Rook")
+}
+
+/// A word of the name with where it came from.
+#[derive(Clone, Debug)]
+struct Token {
+    text: String,
+    word: Word,
+}
+
+fn tokenize(
+    name: &str,
+    fail: &dyn Fn(String) -> TaxonomyError,
+) -> Result<Vec<Token>, TaxonomyError> {
+    let raw: Vec<&str> = name
+        .split(|c: char| c == '-' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < raw.len() {
+        let t = raw[i];
+        let lower = t.to_lowercase();
+        // `3-step` is split by the hyphen; `3step` is accepted too.
+        let digits: String = lower.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if !digits.is_empty() {
+            let rest = &lower[digits.len()..];
+            let (text, used) = if rest == "step" {
+                (t.to_string(), 1)
+            } else if rest.is_empty()
+                && raw
+                    .get(i + 1)
+                    .is_some_and(|n| n.eq_ignore_ascii_case("step"))
+            {
+                (format!("{t}-step"), 2)
+            } else {
+                return Err(fail(format!(
+                    "\"{t}\" is not a word; a step count is written \"N-step\" (e.g. \"3-step\")"
+                )));
+            };
+            let n: u32 = digits.parse().unwrap_or(u32::MAX);
+            if n == 0 || n > u8::MAX as u32 {
+                return Err(fail(format!(
+                    "\"{text}\": the step count must be 1 to {}",
+                    u8::MAX
+                )));
+            }
+            out.push(Token {
+                text,
+                word: Word::Qual(Qualifier::Steps(n as u8)),
+            });
+            i += used;
+            continue;
+        }
+        if lower == "step" {
+            return Err(fail(
+                "\"step\" needs a count before it (e.g. \"3-step\")".to_string(),
+            ));
+        }
+        match classify(&lower) {
+            Some(word) => out.push(Token {
+                text: t.to_string(),
+                word,
+            }),
+            None => {
+                return Err(fail(format!(
+                    "unknown word \"{t}\" (did you mean \"{}\"?)",
+                    suggestion(t)
+                )))
+            }
+        }
+        i += 1;
+    }
+    Ok(out)
+}
+
+/// A component while the words are being read.
+struct Draft {
+    comp: Component,
+    word: String,
+    /// Qualifiers standing directly before this (non-first) block word.
+    local: Vec<(Qualifier, String)>,
+    /// Words that narrowed the directions, for messages.
+    dir_words: Vec<String>,
+    turn_word: Option<String>,
+    first_word: Option<String>,
+    mode_word: Option<String>,
+    multi_word: Option<String>,
+}
+
+/// A modifier word waiting to be applied to its component(s).
+#[derive(Clone)]
+enum Pending {
+    Dir(DirEffect, String),
+    Suffix(SuffixEffect, String),
+}
+
+fn apply(
+    d: &mut Draft,
+    m: &Pending,
+    fail: &dyn Fn(String) -> TaxonomyError,
+) -> Result<(), TaxonomyError> {
+    match m {
+        Pending::Dir(DirEffect::Turn(t), w) => {
+            if d.comp.turning != Turning::Straight && d.comp.turning != *t {
+                return Err(fail(format!(
+                    "\"{}\" and \"{w}\" conflict on \"{}\" (may turn / must turn)",
+                    d.turn_word.clone().unwrap_or_default(),
+                    d.word
+                )));
+            }
+            d.comp.turning = *t;
+            d.turn_word = Some(w.clone());
+        }
+        Pending::Dir(DirEffect::First, w) => {
+            d.comp.first = true;
+            d.first_word = Some(w.clone());
+        }
+        Pending::Dir(DirEffect::Only(mask), w) => {
+            d.comp.directions &= mask;
+            d.dir_words.push(w.clone());
+            if d.comp.directions == 0 {
+                return Err(fail(format!(
+                    "{} leave \"{}\" no direction",
+                    quoted_list(&d.dir_words),
+                    d.word
+                )));
+            }
+        }
+        Pending::Suffix(SuffixEffect::Rider, w) | Pending::Suffix(SuffixEffect::Walker, w) => {
+            if matches!(m, Pending::Suffix(SuffixEffect::Rider, _)) {
+                d.comp.rider = true;
+            } else {
+                d.comp.walker = true;
+            }
+            if d.comp.rider && d.comp.walker {
+                return Err(fail(format!(
+                    "\"{}\" is made both a rider and a walker (\"{}\", \"{w}\")",
+                    d.word,
+                    d.multi_word.clone().unwrap_or_default()
+                )));
+            }
+            d.multi_word = Some(w.clone());
+        }
+        Pending::Suffix(SuffixEffect::Mode(mode), w) => {
+            if d.comp.mode != Mode::Both && d.comp.mode != *mode {
+                return Err(fail(format!(
+                    "\"{}\" (move only) and \"{w}\" (capture only) conflict on \"{}\"",
+                    d.mode_word.clone().unwrap_or_default(),
+                    d.word
+                )));
+            }
+            d.comp.mode = *mode;
+            d.mode_word = Some(w.clone());
+        }
+    }
+    Ok(())
+}
+
+fn quoted_list(words: &[String]) -> String {
+    words
+        .iter()
+        .map(|w| format!("\"{w}\""))
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+/// Resolves a run of qualifiers into a [`Stepping`]; `turning` may be set by `ring`.
+fn stepping_of(
+    quals: &[(Qualifier, String)],
+    turning: &mut Turning,
+    fail: &dyn Fn(String) -> TaxonomyError,
+) -> Result<Stepping, TaxonomyError> {
+    let has = |q: Qualifier| quals.iter().find(|(x, _)| *x == q).map(|(_, w)| w.clone());
+    let mut steps: Option<(u8, String)> = None;
+    for (q, w) in quals {
+        if let Qualifier::Steps(n) = q {
+            if let Some((m, w0)) = &steps {
+                if m != n {
+                    return Err(fail(format!("\"{w0}\" and \"{w}\" conflict")));
+                }
+            }
+            steps = Some((*n, w.clone()));
+        }
+    }
+    let (far, fury, fire, ring) = (
+        has(Qualifier::Far),
+        has(Qualifier::Fury),
+        has(Qualifier::Fire),
+        has(Qualifier::Ring),
+    );
+    let conflict =
+        |a: &str, b: &str, why: &str| fail(format!("\"{a}\" and \"{b}\" conflict ({why})"));
+    if let (Some(a), Some(b)) = (&fire, &far) {
+        return Err(conflict(a, b, "exact count / no maximum"));
+    }
+    if let (Some(a), Some(b)) = (&fire, &fury) {
+        return Err(conflict(a, b, "exact count / minimum count"));
+    }
+    if let (Some(a), Some(b)) = (&fire, &ring) {
+        return Err(conflict(a, b, "exact count / no maximum"));
+    }
+    if let (Some(a), Some((_, b))) = (&far, &steps) {
+        if fury.is_none() {
+            return Err(conflict(a, b, "no maximum / a maximum count"));
+        }
+    }
+    if let (Some(a), Some((_, b))) = (&ring, &steps) {
+        return Err(conflict(a, b, "a ring has no fixed count"));
+    }
+    let n = steps.as_ref().map_or(2, |s| s.0);
+    let count = if fire.is_some() {
+        Count::Exactly(n)
+    } else if fury.is_some() {
+        Count::AtLeast(n)
+    } else if far.is_some() || ring.is_some() {
+        Count::Unlimited
+    } else {
+        Count::AtMost(n)
+    };
+    if ring.is_some() && *turning == Turning::Straight {
+        // T4: ring implies a non-linear prefix.
+        *turning = Turning::Free;
+    }
+    Ok(Stepping {
+        count,
+        free: has(Qualifier::Free).is_some(),
+        fell: has(Qualifier::Fell).is_some(),
+        ring: ring.is_some(),
+    })
+}
+
+/// Reads a name into a [`Description`] (T1–T4), without deciding whether atoms can
+/// express it.
+pub fn parse_description(name: &str) -> Result<Description, TaxonomyError> {
+    let fail = |msg: String| TaxonomyError {
+        name: name.to_string(),
+        msg,
+    };
+    let tokens = tokenize(name, &fail)?;
+    if tokens.is_empty() {
+        return Err(fail("empty name".into()));
+    }
+    let mut drafts: Vec<Draft> = Vec::new();
+    let mut name_idx: Option<usize> = None;
+    let mut global: Vec<(Qualifier, String)> = Vec::new();
+    let mut pending_quals: Vec<(Qualifier, String)> = Vec::new();
+    let mut pending_prefix_dirs: Vec<Pending> = Vec::new();
+    let mut name_mods: Vec<Pending> = Vec::new();
+    let mut combined_mods: Vec<Pending> = Vec::new();
+    // The prefix a Prefix-scope suffix would attach to.
+    let mut last_prefix: Option<usize> = None;
+    for t in &tokens {
+        let w = t.text.clone();
+        match t.word {
+            Word::Qual(q) => {
+                pending_quals.push((q, w));
+                last_prefix = None;
+            }
+            Word::Dir(scope, e) => {
+                let p = Pending::Dir(e, w);
+                match scope {
+                    Scope::Name => name_mods.push(p),
+                    Scope::Prefix => pending_prefix_dirs.push(p),
+                    Scope::Combined => combined_mods.push(p),
+                }
+                last_prefix = None;
+            }
+            Word::Prefix(block) | Word::Name(block) => {
+                let is_name = matches!(t.word, Word::Name(_));
+                if let Some(n) = name_idx {
+                    return Err(fail(if is_name {
+                        format!(
+                            "two Names \"{}\" and \"{w}\": write the first as its prefix \"{}\"",
+                            drafts[n].word,
+                            drafts[n].comp.block.prefix()
+                        )
+                    } else {
+                        format!(
+                            "prefix \"{w}\" stands after the Name \"{}\"; prefixes come first",
+                            drafts[n].word
+                        )
+                    }));
+                }
+                let quals = std::mem::take(&mut pending_quals);
+                let local = if drafts.is_empty() {
+                    global = quals;
+                    Vec::new()
+                } else {
+                    quals
+                };
+                let mut d = Draft {
+                    comp: Component::plain(block, is_name),
+                    word: w.clone(),
+                    local,
+                    dir_words: Vec::new(),
+                    turn_word: None,
+                    first_word: None,
+                    mode_word: None,
+                    multi_word: None,
+                };
+                if is_name {
+                    if let Some(Pending::Dir(_, pw)) = pending_prefix_dirs.first() {
+                        return Err(fail(format!(
+                            "\"{pw}\" (prefix scope) needs a block prefix after it, before \"{w}\""
+                        )));
+                    }
+                    name_idx = Some(drafts.len());
+                    last_prefix = None;
+                } else {
+                    for p in std::mem::take(&mut pending_prefix_dirs) {
+                        apply(&mut d, &p, &fail)?;
+                    }
+                    last_prefix = Some(drafts.len());
+                }
+                drafts.push(d);
+            }
+            Word::Suffix(scope, e) => {
+                let p = Pending::Suffix(e, w.clone());
+                match scope {
+                    Scope::Prefix => match last_prefix {
+                        Some(i) => apply(&mut drafts[i], &p, &fail)?,
+                        None => {
+                            return Err(fail(format!(
+                                "\"{w}\" (prefix scope) must follow a block prefix (e.g. \"Noble {w} Rook\")"
+                            )))
+                        }
+                    },
+                    Scope::Name | Scope::Combined => {
+                        if name_idx.is_none() {
+                            return Err(fail(format!("\"{w}\" must follow the Name")));
+                        }
+                        if scope == Scope::Name {
+                            name_mods.push(p);
+                        } else {
+                            combined_mods.push(p);
+                        }
+                        last_prefix = None;
+                    }
+                }
+            }
+        }
+    }
+    if let Some((_, w)) = pending_quals.first() {
+        return Err(fail(format!(
+            "qualifier \"{w}\" must stand before a block prefix or the Name"
+        )));
+    }
+    if let Some(Pending::Dir(_, w)) = pending_prefix_dirs.first() {
+        return Err(fail(format!(
+            "\"{w}\" (prefix scope) needs a block prefix after it"
+        )));
+    }
+    let Some(ni) = name_idx else {
+        return Err(fail(
+            "no Name: a name ends in a block such as Rook, Knight or Guard (prefixes like \"Noble\" only add to it)"
+                .into(),
+        ));
+    };
+    for m in &name_mods {
+        apply(&mut drafts[ni], m, &fail)?;
+    }
+    for m in &combined_mods {
+        for d in drafts.iter_mut() {
+            apply(d, m, &fail)?;
+        }
+    }
+    let multi = |d: &Draft| d.comp.rider || d.comp.walker;
+    if let Some((_, w)) = global.first() {
+        if !drafts.iter().any(multi) {
+            return Err(fail(format!(
+                "qualifier \"{w}\" applies to Rider or Walker moves, but nothing in the name rides (add \"Rider\")"
+            )));
+        }
+    }
+    let mut components = Vec::new();
+    for mut d in drafts {
+        if !d.local.is_empty() && !multi(&d) {
+            return Err(fail(format!(
+                "qualifier \"{}\" applies to Rider or Walker moves, but \"{}\" is not a rider",
+                d.local[0].1, d.word
+            )));
+        }
+        if multi(&d) {
+            let quals = if d.local.is_empty() {
+                &global
+            } else {
+                &d.local
+            };
+            d.comp.stepping = stepping_of(quals, &mut d.comp.turning, &fail)?;
+        } else if let Some(tw) = &d.turn_word {
+            return Err(fail(format!(
+                "\"{tw}\" applies to Rider or Walker moves, but \"{}\" is not a rider",
+                d.word
+            )));
+        }
+        if let Some(fw) = &d.first_word {
+            if !d.comp.walker {
+                return Err(fail(format!(
+                    "\"{fw}\" marks the sub-component that moves first in a Walker, but \"{}\" is not a walker",
+                    d.word
+                )));
+            }
+        }
+        if d.comp.rider && !d.comp.block.rideable() {
+            return Err(fail(if d.comp.block == Block::Pawn {
+                format!("\"{}\" cannot be a rider", d.word)
+            } else {
+                format!(
+                    "\"{}\" already rides: it is a far {} Rider",
+                    d.word,
+                    if d.comp.block == Block::Bishop {
+                        "Ferz"
+                    } else if d.comp.block == Block::Rook {
+                        "Wazir"
+                    } else {
+                        "Guard"
+                    }
+                )
+            }));
+        }
+        if d.comp.walker && !d.comp.block.compound() {
+            return Err(fail(format!(
+                "\"{}\" needs a compound component (e.g. Guard, Duke), but \"{}\" has one part",
+                d.multi_word.unwrap_or_default(),
+                d.word
+            )));
+        }
+        components.push(d.comp);
+    }
+    Ok(Description {
+        text: name.to_string(),
+        components,
+    })
+}
+
+/// Multiples `k * s` of a step that fit on the largest board, for `k` in `ks`.
+fn multiples(s: Offset, ks: std::ops::RangeInclusive<u32>) -> Vec<Offset> {
+    let mut out = Vec::new();
+    for k in ks {
+        let (dx, dy) = (k as i32 * s.dx as i32, k as i32 * s.dy as i32);
+        if dx.abs() >= MAX_FILES as i32 || dy.abs() >= MAX_RANKS as i32 {
+            break;
+        }
+        out.push(Offset::new(dx as i8, dy as i8));
+    }
+    out
+}
+
+impl Component {
+    /// White's atoms of this component, or why the atom kinds cannot express it.
+    pub fn atoms(
+        &self,
+        fail: &dyn Fn(String) -> TaxonomyError,
+    ) -> Result<Vec<Atom>, TaxonomyError> {
+        let label = if self.is_name {
+            self.block.name()
+        } else {
+            self.block.prefix()
+        };
+        let path = |why: &str| {
+            fail(format!(
+                "\"{label}\" {why} needs a path mover, which this build cannot express"
+            ))
+        };
+        if self.walker {
+            return Err(path("as a Walker"));
+        }
+        let mut out = Vec::new();
+        for a in self.block.atoms() {
+            if !self.rider {
+                out.push(a);
+                continue;
+            }
+            let st = self.stepping;
+            match self.turning {
+                Turning::Straight => {}
+                Turning::Free => return Err(path("turning between steps")),
+                Turning::Forced => return Err(path("forced to turn between steps")),
+            }
+            if st.ring {
+                return Err(path("in a ring"));
+            }
+            if st.fell {
+                return Err(path("capturing on the way (fell)"));
+            }
+            let s = a.step;
+            if st.free {
+                let ks = match st.count {
+                    Count::AtMost(n) => 1..=n as u32,
+                    Count::Exactly(n) => n as u32..=n as u32,
+                    Count::AtLeast(n) => n as u32..=u8::MAX as u32,
+                    Count::Unlimited => 1..=u8::MAX as u32,
+                };
+                for o in multiples(s, ks) {
+                    out.push(Atom {
+                        kind: AtomKind::Leap,
+                        step: o,
+                        ..a
+                    });
+                }
+                continue;
+            }
+            let kind = match st.count {
+                Count::AtMost(1) | Count::Exactly(1) => AtomKind::Leap,
+                Count::AtMost(n) => AtomKind::Ride { range: n },
+                Count::Unlimited | Count::AtLeast(1) => AtomKind::Ride { range: 0 },
+                Count::Exactly(2) => {
+                    let far = multiples(s, 2..=2);
+                    let Some(&to) = far.first() else { continue };
+                    out.push(Atom {
+                        kind: AtomKind::Lame { via: s },
+                        step: to,
+                        ..a
+                    });
+                    continue;
+                }
+                Count::Exactly(n) => {
+                    return Err(path(&format!(
+                        "making exactly {n} steps over empty squares"
+                    )))
+                }
+                Count::AtLeast(n) => {
+                    return Err(fail(format!(
+                        "\"{label}\" riding at least {n} steps needs a minimum-distance rider, which this build cannot express"
+                    )))
+                }
+            };
+            out.push(Atom { kind, ..a });
+        }
+        let mut kept = Vec::new();
+        for a in out {
+            if self.directions & direction_of(a.step) == 0 {
+                continue;
+            }
+            let mode = match (self.mode, a.mode) {
+                (Mode::Both, m) => m,
+                (m, Mode::Both) => m,
+                (m, am) if m == am => m,
+                _ => continue,
+            };
+            kept.push(Atom { mode, ..a });
+        }
+        if kept.is_empty() {
+            return Err(fail(format!(
+                "\"{label}\" has no move left after its direction and capture words, or every move leaves the board"
+            )));
+        }
+        Ok(kept)
+    }
+}
+
+impl Description {
+    /// The movement atoms (White's view), or why this build cannot express them.
+    pub fn atoms(&self) -> Result<Vec<Atom>, TaxonomyError> {
+        let fail = |msg: String| TaxonomyError {
+            name: self.text.clone(),
+            msg,
+        };
+        let mut all = Vec::new();
+        for c in &self.components {
+            all.extend(c.atoms(&fail)?);
+        }
+        Ok(betza::normalize(&all))
+    }
+}
+
+/// Parses a taxonomy name into deduplicated movement atoms (White's view).
+pub fn parse(name: &str) -> Result<Vec<Atom>, TaxonomyError> {
+    parse_description(name)?.atoms()
+}
+
+// ---------------------------------------------------------------------------------------
+// Naming back (T6).
+
+/// A candidate component for naming: a block and the words on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Spec {
+    block: Block,
+    /// `Some` = rider with this count and free flag.
+    rider: Option<(Count, bool)>,
+    directions: u8,
+    mode: Mode,
+}
+
+impl Spec {
+    fn component(&self, is_name: bool) -> Component {
+        let mut c = Component::plain(self.block, is_name);
+        c.directions = self.directions;
+        c.mode = self.mode;
+        if let Some((count, free)) = self.rider {
+            c.rider = true;
+            c.stepping.count = count;
+            c.stepping.free = free;
+        }
+        c
+    }
+
+    /// Qualifier words (empty for the defaults).
+    fn qualifiers(&self) -> Vec<String> {
+        let Some((count, free)) = self.rider else {
+            return Vec::new();
+        };
+        let mut q = Vec::new();
+        match count {
+            Count::AtMost(2) => {}
+            Count::AtMost(n) => q.push(format!("{n}-step")),
+            Count::Exactly(n) => {
+                q.push("fire".to_string());
+                if n != 2 {
+                    q.push(format!("{n}-step"));
+                }
+            }
+            Count::AtLeast(n) => {
+                q.push("fury".to_string());
+                if n != 2 {
+                    q.push(format!("{n}-step"));
+                }
+            }
+            Count::Unlimited => q.push("far".to_string()),
+        }
+        if free {
+            q.push("free".to_string());
+        }
+        q
+    }
+
+    /// The words of this component as prefix (`is_name` false) or Name, without
+    /// qualifiers; the block word is marked.
+    fn words(&self, is_name: bool) -> Vec<(String, bool)> {
+        let scope = if is_name { Scope::Name } else { Scope::Prefix };
+        let mut w = Vec::new();
+        if self.directions != ALL_DIRECTIONS {
+            if let Some((t, _, _)) = DIR_WORDS
+                .iter()
+                .find(|(_, s, e)| *s == scope && *e == DirEffect::Only(self.directions))
+            {
+                w.push((t.to_string(), false));
+            }
+        }
+        let block = if is_name {
+            self.block.name()
+        } else {
+            self.block.prefix()
+        };
+        w.push((block.to_string(), true));
+        let suffix = |e: SuffixEffect| {
+            SUFFIX_WORDS
+                .iter()
+                .find(|(_, s, x)| *s == scope && *x == e)
+                .map(|(t, _, _)| (t.to_string(), false))
+        };
+        if self.rider.is_some() {
+            w.extend(suffix(SuffixEffect::Rider));
+        }
+        if self.mode != Mode::Both {
+            w.extend(suffix(SuffixEffect::Mode(self.mode)));
+        }
+        w
+    }
+}
+
+/// Rough strength of a component: squares reached from the centre of a large empty
+/// board, counting a move-or-capture square twice.
+fn mobility(atoms: &[Atom]) -> u32 {
+    atoms
+        .iter()
+        .map(|a| {
+            let reach = match a.kind {
+                AtomKind::Ride { range: 0 } => 7,
+                AtomKind::Ride { range } => range.min(7) as u32,
+                _ => 1,
+            };
+            let weight = if a.mode == Mode::Both { 2 } else { 1 };
+            reach * weight
+        })
+        .sum()
+}
+
+/// One unit of movement: an atom's kind and step, one mode bit, initial or not.
+type Unit = (AtomKind, Offset, bool, bool);
+
+fn units(atoms: &[Atom]) -> Vec<Unit> {
+    let mut out = Vec::new();
+    for a in atoms {
+        if a.mode.moves() {
+            out.push((a.kind, a.step, a.initial, false));
+        }
+        if a.mode.captures() {
+            out.push((a.kind, a.step, a.initial, true));
+        }
+    }
+    out
+}
+
+/// A candidate's cover of the target: which target units it produces, or `None` when
+/// it produces a unit the target lacks.
+fn cover_mask(cand: &[Atom], index: &HashMap<Unit, usize>) -> Option<u128> {
+    let mut mask = 0u128;
+    for u in units(cand) {
+        match index.get(&u) {
+            Some(&i) => mask |= 1 << i,
+            None => {
+                // An initial-only unit the target allows unconditionally adds nothing.
+                let plain = (u.0, u.1, false, u.3);
+                if !(u.2 && index.contains_key(&plain)) {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(mask)
+}
+
+/// Search for covers of `full` by exactly `k` more candidates.
+fn covers(
+    masks: &[u128],
+    full: u128,
+    covered: u128,
+    k: usize,
+    chosen: &mut Vec<usize>,
+    out: &mut Vec<Vec<usize>>,
+) {
+    if covered == full {
+        let mut c = chosen.clone();
+        c.sort_unstable();
+        if !out.contains(&c) {
+            out.push(c);
+        }
+        return;
+    }
+    if k == 0 || out.len() >= 4096 {
+        return;
+    }
+    let first = (full & !covered).trailing_zeros();
+    for (i, &m) in masks.iter().enumerate() {
+        if m >> first & 1 == 1 && !chosen.contains(&i) {
+            chosen.push(i);
+            covers(masks, full, covered | m, k - 1, chosen, out);
+            chosen.pop();
+        }
+    }
+}
+
+/// Writes the name of a cover: the strongest component is the Name, the others are
+/// prefixes (strongest first).
+fn write_name(parts: &[(Spec, u32)]) -> String {
+    let mut order: Vec<&(Spec, u32)> = parts.iter().collect();
+    order.sort_by_key(|(s, mob)| (std::cmp::Reverse(*mob), s.block.rank()));
+    let name = order.remove(0);
+    order.push(name);
+    let ridden = order.iter().filter(|(s, _)| s.rider.is_some()).count();
+    // Qualifiers written before the first block word reach every ridden component.
+    let leading = order[0].0.rider.is_some() && !order[0].0.qualifiers().is_empty();
+    // (word, is a block word)
+    let mut tokens: Vec<(String, bool)> = Vec::new();
+    if ridden <= 1 {
+        // Leading qualifiers apply to every ridden component: here, the only one.
+        if let Some((s, _)) = order.iter().find(|(s, _)| s.rider.is_some()) {
+            tokens.extend(s.qualifiers().into_iter().map(|q| (q, false)));
+        }
+    }
+    let last = order.len() - 1;
+    for (i, (s, _)) in order.iter().enumerate() {
+        if ridden > 1 && s.rider.is_some() {
+            let mut q = s.qualifiers();
+            if q.is_empty() && i > 0 && leading {
+                // Shield this one from the leading qualifiers of the first component.
+                q.push("2-step".to_string());
+            }
+            tokens.extend(q.into_iter().map(|q| (q, false)));
+        }
+        tokens.extend(s.words(i == last));
+    }
+    let mut out = String::new();
+    for (i, (w, block)) in tokens.iter().enumerate() {
+        if i > 0 {
+            let hyphen = *block && tokens[i - 1].1;
+            out.push(if hyphen { '-' } else { ' ' });
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+/// The taxonomy name of a movement (T6): for an OR-combination of building blocks, the
+/// strongest as the Name and the others as prefixes; otherwise the shortest name found
+/// that parses back to the same atoms. `None` when no such name is found — never a
+/// name that means something else.
+pub fn name_of(atoms: &[Atom]) -> Option<String> {
+    let target = betza::normalize(atoms);
+    let target_units = units(&target);
+    if target_units.is_empty() || target_units.len() > 128 {
+        return None;
+    }
+    let index: HashMap<Unit, usize> = target_units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (*u, i))
+        .collect();
+    let full = if target_units.len() == 128 {
+        u128::MAX
+    } else {
+        (1u128 << target_units.len()) - 1
+    };
+    // Ride ranges the target uses, so that `N-step` riders are tried for them.
+    let mut ranges: Vec<u8> = vec![2];
+    for a in &target {
+        if let AtomKind::Ride { range } = a.kind {
+            if range > 2 && !ranges.contains(&range) {
+                ranges.push(range);
+            }
+        }
+    }
+    let mut riders: Vec<Option<(Count, bool)>> = vec![None, Some((Count::Unlimited, false))];
+    riders.extend(ranges.iter().map(|&n| Some((Count::AtMost(n), false))));
+    riders.push(Some((Count::Exactly(2), false)));
+    for n in 2..=3 {
+        riders.push(Some((Count::AtMost(n), true)));
+        riders.push(Some((Count::Exactly(n), true)));
+    }
+    let dirs = [
+        ALL_DIRECTIONS,
+        FORWARD,
+        FORWARD | SIDEWAYS,
+        SIDEWAYS,
+        SIDEWAYS | BACKWARD,
+        BACKWARD,
+    ];
+    let fail = |msg: String| TaxonomyError {
+        name: String::new(),
+        msg,
+    };
+    // Distinct covers by mask, keeping the candidate with the shortest words.
+    let mut best: HashMap<u128, (Spec, u32, usize)> = HashMap::new();
+    for b in &BLOCKS {
+        for &rider in &riders {
+            if rider.is_some() && !b.block.rideable() {
+                continue;
+            }
+            for &directions in &dirs {
+                for mode in [Mode::Both, Mode::Move, Mode::Capture] {
+                    let spec = Spec {
+                        block: b.block,
+                        rider,
+                        directions,
+                        mode,
+                    };
+                    let Ok(atoms) = spec.component(true).atoms(&fail) else {
+                        continue;
+                    };
+                    let atoms = betza::normalize(&atoms);
+                    let Some(mask) = cover_mask(&atoms, &index) else {
+                        continue;
+                    };
+                    if mask == 0 {
+                        continue;
+                    }
+                    let len: usize = spec
+                        .qualifiers()
+                        .iter()
+                        .chain(spec.words(true).iter().map(|w| &w.0))
+                        .map(|w| w.len() + 1)
+                        .sum();
+                    let mob = mobility(&atoms);
+                    let e = best.entry(mask).or_insert((spec, mob, len));
+                    if len < e.2 {
+                        *e = (spec, mob, len);
+                    }
+                }
+            }
+        }
+    }
+    let mut cands: Vec<(u128, Spec, u32)> = best
+        .into_iter()
+        .map(|(m, (s, mob, _))| (m, s, mob))
+        .collect();
+    // Deterministic order whatever the hash map did.
+    cands.sort_by_key(|(m, s, _)| (std::cmp::Reverse(m.count_ones()), s.block.rank(), *m));
+    let masks: Vec<u128> = cands.iter().map(|c| c.0).collect();
+    for k in 1..=3 {
+        let mut found = Vec::new();
+        covers(&masks, full, 0, k, &mut Vec::new(), &mut found);
+        let mut names: Vec<String> = found
+            .iter()
+            .map(|c| {
+                let parts: Vec<(Spec, u32)> = c.iter().map(|&i| (cands[i].1, cands[i].2)).collect();
+                write_name(&parts)
+            })
+            .collect();
+        names.sort_by(|a, b| a.len().cmp(&b.len()).then(a.cmp(b)));
+        names.dedup();
+        for n in names {
+            if parse(&n).is_ok_and(|a| a == target) {
+                return Some(n);
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    fn set(v: Vec<Atom>) -> HashSet<Atom> {
+        v.into_iter().collect()
+    }
+
+    fn tax(name: &str) -> HashSet<Atom> {
+        set(parse(name).unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    fn bz(s: &str) -> HashSet<Atom> {
+        set(betza::parse(s).unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    fn err(name: &str) -> String {
+        match parse(name) {
+            Ok(a) => panic!("{name} parsed to {}", betza::to_betza(&a)),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn block_table_betza_parses() {
+        for b in &BLOCKS {
+            assert!(betza::parse(b.betza).is_ok(), "{}", b.betza);
+        }
+    }
+
+    #[test]
+    fn t5_examples() {
+        // T5: "Wazir Rider" = W ridden up to 2 steps, in the four W directions.
+        let wr = tax("Wazir Rider");
+        assert_eq!(wr.len(), 4);
+        for a in &wr {
+            assert_eq!(a.kind, AtomKind::Ride { range: 2 });
+            assert_eq!(a.step.dx.abs() + a.step.dy.abs(), 1);
+            assert_eq!(a.mode, Mode::Both);
+        }
+        assert_eq!(wr, bz("R2"));
+        // T5: far Wazir Rider = Rook, far Ferz Rider = Bishop, Noble-Rook = RN.
+        assert_eq!(tax("far Wazir Rider"), bz("R"));
+        assert_eq!(tax("far Ferz Rider"), bz("B"));
+        assert_eq!(tax("Noble-Rook"), bz("RN"));
+    }
+
+    #[test]
+    fn t1_or_combinations() {
+        // T1, the seed's examples.
+        assert_eq!(tax("Fortified-Knight"), bz("RN"));
+        assert_eq!(tax("Noble-Queen"), bz("NRB"));
+        assert_eq!(tax("Noble-Guard"), bz("NFW"));
+        assert_eq!(tax("Fierce-Thief"), bz("FAD"));
+        // T1: case-insensitive, `-` or space.
+        assert_eq!(tax("noble ROOK"), bz("RN"));
+        assert_eq!(tax("  Noble -- rook "), bz("RN"));
+        // Alternatives name the same block.
+        assert_eq!(tax("Camel"), bz("DF"));
+        assert_eq!(tax("Man"), bz("K"));
+        assert_eq!(tax("Chariot"), bz("R"));
+        assert_eq!(tax("Pawn"), bz("fmWfcFifmnD"));
+    }
+
+    #[test]
+    fn t5_armor_is_a_path_mover_description() {
+        // T5: "fire 3-step fell Bent Wazir Rider" = three orthogonal steps, turning
+        // freely, killing what it passes.
+        let d = parse_description("fire 3-step fell Bent Wazir Rider").unwrap();
+        assert_eq!(d.components.len(), 1);
+        let c = &d.components[0];
+        assert_eq!(c.block, Block::Wazir);
+        assert!(c.is_name && c.rider && !c.walker);
+        assert_eq!(c.stepping.count, Count::Exactly(3));
+        assert!(c.stepping.fell && !c.stepping.free && !c.stepping.ring);
+        assert_eq!(c.turning, Turning::Free);
+        assert_eq!(c.directions, ALL_DIRECTIONS);
+        let e = err("fire 3-step fell Bent Wazir Rider");
+        assert!(e.contains("needs a path mover"), "{e}");
+    }
+
+    #[test]
+    fn t4_qualifiers() {
+        // T4: N-step sets the count, far removes the maximum.
+        assert_eq!(tax("4-step Wazir Rider"), bz("R4"));
+        assert_eq!(tax("3step Ferz Rider"), bz("B3"));
+        assert_eq!(tax("far Knight Rider"), bz("NN"));
+        assert_eq!(tax("Knight Rider"), bz("N2"));
+        assert_eq!(tax("Guard Rider"), bz("Q2"));
+        assert_eq!(tax("1-step Wazir Rider"), bz("W"));
+        // free: pieces on step ends are leapt, so each step end is a leap.
+        assert_eq!(tax("free Wazir Rider"), bz("WD"));
+        assert_eq!(tax("free 3-step Ferz Rider"), bz("FAG"));
+        // fire: exactly two steps = a lame leap over the first step end; free fire = leap.
+        assert_eq!(tax("fire Wazir Rider"), bz("nD"));
+        assert_eq!(tax("fire Ferz Rider"), bz("nA"));
+        assert_eq!(tax("fire free 3-step Wazir Rider"), bz("H"));
+        // far free: every multiple that fits the largest board (10 files, 12 ranks).
+        assert_eq!(tax("far free Wazir Rider").len(), 2 * 9 + 2 * 11);
+        // fury: a minimum; only the free form is expressible.
+        assert_eq!(tax("fury free Dabbabah Rider").len(), 2 * 3 + 2 * 4);
+        assert!(err("fury Wazir Rider").contains("minimum-distance rider"));
+        assert!(err("fire 3-step Wazir Rider").contains("path mover"));
+        assert!(err("ring Wazir Rider").contains("path mover"));
+        assert!(err("Bent Wazir Rider").contains("path mover"));
+        assert!(err("Crooked Ferz Rider").contains("path mover"));
+        assert!(err("Guard Walker").contains("path mover"));
+        // Conflicts.
+        assert!(err("far 3-step Wazir Rider").contains("conflict"));
+        assert!(err("fire far Wazir Rider").contains("conflict"));
+        assert!(err("0-step Wazir Rider").contains("step count"));
+        assert!(err("999-step Wazir Rider").contains("step count"));
+    }
+
+    #[test]
+    fn t4_qualifier_placement() {
+        // Leading qualifiers reach every ridden component; later ones only their own.
+        assert_eq!(tax("far Noble Riding Wazir Rider"), bz("NNR"));
+        assert_eq!(tax("far Noble Riding 2-step Wazir Rider"), bz("NNR2"));
+        assert_eq!(tax("Noble far Wazir Rider"), bz("NR"));
+        assert_eq!(tax("far Noble-Wazir Rider"), bz("NR"));
+        assert_eq!(tax("Noble Riding Rook"), bz("N2R"));
+        assert_eq!(tax("Noble-Wazir Charger"), bz("N2R2"));
+        assert!(err("far Wazir").contains("nothing in the name rides"));
+        assert!(err("Noble far Wazir").contains("not a rider"));
+        assert!(err("Wazir Rider far").contains("must stand before"));
+    }
+
+    #[test]
+    fn t2_modes_and_t3_directions() {
+        // T2: Companion = move only, Conqueror = capture only; Prince / Grandmaster for all.
+        assert_eq!(tax("Wazir Companion"), bz("mW"));
+        assert_eq!(tax("Ferz Conqueror"), bz("cF"));
+        assert_eq!(tax("Noble-Rook Prince"), bz("mRmN"));
+        assert_eq!(tax("Noble Embattled Rook"), bz("RcN"));
+        assert_eq!(tax("Pawn Companion"), bz("fmWifmnD"));
+        // T3: forward is toward the opponent (+dy for White).
+        assert_eq!(tax("Brave Wazir"), bz("fW"));
+        assert_eq!(tax("Brave Ferz"), bz("fF"));
+        assert_eq!(tax("Brave Knight"), bz("fhN"));
+        assert_eq!(tax("Constant Wazir"), bz("fsW"));
+        assert_eq!(tax("Daunted Rook"), bz("sR"));
+        assert_eq!(tax("Broken Guard"), bz("sWbWbF"));
+        assert_eq!(tax("Bereft Ferz"), bz("bF"));
+        assert_eq!(tax("Fearless Noble Wazir"), bz("fhNW"));
+        assert_eq!(tax("Valiant Noble-Wazir"), bz("fhNfW"));
+        assert_eq!(tax("Brave Noble-Wazir"), bz("NfW"));
+        assert!(err("Daunted Ferz").contains("no move"));
+        assert!(err("Brave Bereft Wazir").contains("no direction"));
+        assert!(err("Wazir Companion Conqueror").contains("conflict"));
+    }
+
+    #[test]
+    fn grammar_errors_are_clear() {
+        let e = err("Nobel-Rook");
+        assert!(
+            e.contains("unknown word \"Nobel\" (did you mean \"Noble\"?)"),
+            "{e}"
+        );
+        assert!(err("Rokk").contains("did you mean \"Rook\""));
+        assert!(err("").contains("empty"));
+        assert!(err(" - ").contains("empty"));
+        assert!(err("Noble").contains("no Name"));
+        assert!(err("Rook Knight").contains("two Names"));
+        assert!(err("Rook Noble").contains("after the Name"));
+        assert!(err("Riding Rook").contains("must follow a block prefix"));
+        assert!(err("Rider").contains("must follow the Name"));
+        assert!(err("Rook Rider").contains("already rides"));
+        assert!(err("Pawn Rider").contains("cannot be a rider"));
+        assert!(err("Wazir Walker").contains("compound"));
+        assert!(err("Bent Wazir").contains("not a rider"));
+        assert!(err("3 Wazir").contains("N-step"));
+        assert!(err("step Wazir Rider").contains("count"));
+        assert!(err("Fearless Rook").contains("prefix scope"));
+    }
+
+    #[test]
+    fn naming_back_the_seed_examples() {
+        // T6: the strongest component is the Name, the others prefixes.
+        let name = |s: &str| name_of(&betza::parse(s).unwrap());
+        assert_eq!(name("RN").as_deref(), Some("Noble-Rook"));
+        assert_eq!(name("QN").as_deref(), Some("Noble-Queen"));
+        assert_eq!(name("BN").as_deref(), Some("Noble-Bishop"));
+        assert_eq!(name("K").as_deref(), Some("Guard"));
+        assert_eq!(name("FA").as_deref(), Some("Elephant"));
+        assert_eq!(name("KN").as_deref(), Some("Noble-Guard"));
+        assert_eq!(name("fmWfcFifmnD").as_deref(), Some("Pawn"));
+        assert_eq!(name("NN").as_deref(), Some("far Knight Rider"));
+        assert_eq!(name("R4").as_deref(), Some("4-step Wazir Rider"));
+        assert_eq!(name("R2").as_deref(), Some("Wazir Rider"));
+        assert_eq!(name("fW").as_deref(), Some("Brave Wazir"));
+        // No name rather than a wrong one.
+        assert_eq!(name("mRcpR"), None);
+        assert_eq!(name("C"), None);
+        assert_eq!(name("FyafsF"), None);
+    }
+
+    #[test]
+    fn naming_back_round_trips() {
+        // T6: whatever name is given parses back to the same movement.
+        let list = [
+            "K",
+            "Q",
+            "R",
+            "B",
+            "N",
+            "W",
+            "F",
+            "D",
+            "A",
+            "WD",
+            "FD",
+            "WA",
+            "FA",
+            "AD",
+            "FAD",
+            "KN",
+            "RN",
+            "BN",
+            "QN",
+            "NN",
+            "N3",
+            "R4",
+            "B3",
+            "Q2",
+            "K2",
+            "fW",
+            "fF",
+            "fsW",
+            "bR",
+            "sR",
+            "mW",
+            "cF",
+            "WmF",
+            "WcF",
+            "fmWfcF",
+            "fmWfcFifmnD",
+            "nD",
+            "nA",
+            "WDH",
+            "RNA",
+            "BNW",
+            "QNAD",
+            "DD",
+            "AA",
+            "mQcN",
+            "fhN",
+            "RR2",
+            "R2N",
+            "N2R",
+            "HCZ",
+            "mRcpR",
+            "FyafsF",
+            "nN",
+            "KAD",
+            "ffN",
+            "fNbN",
+            "lW",
+            "fmF",
+            "WDA",
+            "RF",
+            "BW",
+        ];
+        for s in list {
+            let atoms = betza::parse(s).unwrap();
+            if let Some(n) = name_of(&atoms) {
+                assert_eq!(parse(&n).ok(), Some(betza::normalize(&atoms)), "{s} -> {n}");
+            }
+        }
+    }
+}
