@@ -14,6 +14,7 @@ pub const TABLES: &[(&str, &str)] = &[
     ("shako", include_str!("../tables/shako.toml")),
     ("archmage", include_str!("../tables/archmage.toml")),
     ("wildeurasian", include_str!("../tables/wildeurasian.toml")),
+    ("augsburg", include_str!("../tables/augsburg.toml")),
 ];
 
 static CACHE: Lazy<Mutex<HashMap<String, Arc<Variant>>>> = Lazy::new(|| Mutex::new(HashMap::new()));

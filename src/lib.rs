@@ -21,6 +21,7 @@ pub mod perft;
 pub mod position;
 pub mod protocol;
 pub mod search;
+pub mod stacking;
 pub mod suite;
 pub mod taxonomy;
 pub mod tt;

@@ -10,6 +10,7 @@
 use crate::geometry::{Bitboard, Square};
 use crate::moves::{Color, Move, MoveKind, MoveList, PieceType};
 use crate::position::Position;
+use crate::stacking::Stacking;
 
 /// Pieces pinned to the king and the line each may still move along.
 struct Pins {
@@ -569,9 +570,10 @@ impl Position {
             }
         }
         let royal_mask = v.royal_mask;
+        let stacked = v.stacking.as_ref().map_or(0, |st| st.stackable);
         for t in 0..v.pieces.len() {
             let bb = self.pieces(t as PieceType, us);
-            if bb.is_empty() || royal_mask >> t & 1 != 0 || evasion.is_empty() {
+            if bb.is_empty() || (royal_mask | stacked) >> t & 1 != 0 || evasion.is_empty() {
                 continue;
             }
             let pa = &v.attacks[us.idx()][t];
@@ -582,6 +584,11 @@ impl Position {
                     dest &= pins.line(from);
                 }
                 self.emit(list, t as PieceType, from, dest);
+            }
+        }
+        if let Some(st) = &v.stacking {
+            if evasion.any() {
+                self.gen_stacks(list, st, evasion, &pins);
             }
         }
         self.gen_en_passant(list, true);
@@ -613,9 +620,10 @@ impl Position {
         let us = self.side;
         let occ = self.occupied();
         let theirs = self.by_color[us.flip().idx()];
+        let stacked = v.stacking.as_ref().map_or(0, |st| st.stackable);
         for t in 0..v.pieces.len() {
             let bb = self.pieces(t as PieceType, us);
-            if bb.is_empty() {
+            if bb.is_empty() || stacked >> t & 1 != 0 {
                 continue;
             }
             let pa = &v.attacks[us.idx()][t];
@@ -623,6 +631,15 @@ impl Position {
                 let tg = pa.targets(&v.rays, from, occ);
                 self.emit(list, t as PieceType, from, tg.quiet | (tg.capture & theirs));
             }
+        }
+        if let Some(st) = &v.stacking {
+            let no_pins = Pins {
+                bb: Bitboard::EMPTY,
+                sq: [Square(0); 32],
+                line: [Bitboard::EMPTY; 32],
+                n: 0,
+            };
+            self.gen_stacks(list, st, Bitboard(!0), &no_pins);
         }
         self.gen_en_passant(list, false);
         if !checked {
@@ -741,6 +758,71 @@ impl Position {
         }
     }
 
+    /// Every move of the side to move's stackable pieces: plain moves and captures, then
+    /// combines, splits and transforms, in one pass over them; the ordinary loop skips
+    /// these types, so games without stacks pay nothing. `evasion` holds the squares
+    /// that answer a check (all when there is none) and `pins` the pinned pieces' lines.
+    ///
+    /// A combine vacates its start square like any move, so a pin confines it to the pin
+    /// line, and it cannot answer a check (its square was ours already, so it neither
+    /// blocks nor captures). A split keeps its remainder on the start square: only a
+    /// check limits it, which a split answers by landing in the way; a pin never does
+    /// (Augsburg A8). A transform is a plain move and obeys both.
+    fn gen_stacks(&self, list: &mut MoveList, st: &Stacking, evasion: Bitboard, pins: &Pins) {
+        let v = &*self.v;
+        let us = self.side;
+        let occ = self.occupied();
+        let ours = self.by_color[us.idx()];
+        let theirs = self.by_color[us.flip().idx()];
+        let mut types = st.stackable;
+        while types != 0 {
+            let t = types.trailing_zeros() as PieceType;
+            types &= types - 1;
+            let bb = self.pieces(t, us);
+            if bb.is_empty() {
+                continue;
+            }
+            let (joins, parts, twins) = (
+                st.partners[t as usize],
+                st.splits[t as usize],
+                st.transforms(t),
+            );
+            let mut partners = Bitboard::EMPTY;
+            let mut js = joins;
+            while js != 0 {
+                partners |= self.by_type[js.trailing_zeros() as usize];
+                js &= js - 1;
+            }
+            partners &= ours;
+            let pa = &v.attacks[us.idx()][t as usize];
+            for from in bb {
+                let tg = pa.targets(&v.rays, from, occ);
+                let line = if pins.bb.has(from) {
+                    pins.line(from)
+                } else {
+                    Bitboard(!0)
+                };
+                let quiet = tg.quiet & evasion;
+                let dest = (quiet | (tg.capture & theirs & evasion)) & line;
+                self.emit(list, t, from, dest);
+                for to in tg.capture & partners & evasion & line {
+                    let into = st.combine(t, self.board[to.idx()].kind());
+                    push_each(list, Move::new(from, to, MoveKind::Combine), into);
+                }
+                if parts != 0 {
+                    for to in quiet {
+                        push_each(list, Move::new(from, to, MoveKind::Split), parts);
+                    }
+                }
+                if twins != 0 {
+                    for to in quiet & line {
+                        push_each(list, Move::new(from, to, MoveKind::Normal), twins);
+                    }
+                }
+            }
+        }
+    }
+
     /// En passant captures; with `verify` each is tested for king safety here.
     fn gen_en_passant(&self, list: &mut MoveList, verify: bool) {
         if self.ep.is_empty() {
@@ -814,6 +896,8 @@ impl Position {
                     royals.set(to);
                 }
             }
+            // The remainder stays on `from`; only the landing square fills.
+            MoveKind::Split => occ.set(to),
             MoveKind::Castle => {
                 let Some((kf, kt, rf, rt)) = self.castle_squares(m, us, self.castle_rooks) else {
                     return false;
@@ -849,8 +933,18 @@ impl Position {
     }
 }
 
+/// Pushes `base` once per type in the mask `types`, that type in its promotion field.
+#[inline]
+fn push_each(list: &mut MoveList, base: Move, mut types: u32) {
+    while types != 0 {
+        list.push(base.with_promotion(types.trailing_zeros() as PieceType));
+        types &= types - 1;
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use crate::builtin;
     use crate::moves::MoveList;
     use crate::position::Position;
     use crate::variant::Variant;
@@ -980,5 +1074,41 @@ promotion = { ranks = [8, 9, 10], mandatory_ranks = [10], to = "R", pool = true 
             }
         }
         assert!(positions > 1500);
+    }
+
+    /// The ray fast path and the generic path (pseudo-legal moves, each tested on the board
+    /// it leaves) agree where combines vacate a square and splits fill one.
+    #[test]
+    fn ray_and_generic_legality_agree_on_stack_moves() {
+        let v = builtin::get("augsburg").unwrap();
+        let mut seed = 0x0A65_B0C6_u64;
+        let mut checked = 0;
+        for _ in 0..30 {
+            let mut p = Position::startpos(&v);
+            for _ in 0..90 {
+                let mut fast = MoveList::new();
+                p.legal_moves(&mut fast);
+                let mut slow = MoveList::new();
+                p.gen_pseudo(&mut slow, p.in_check());
+                let mut a: Vec<u32> = fast.iter().map(|m| m.0).collect();
+                let mut b: Vec<u32> = slow
+                    .iter()
+                    .filter(|&&m| p.leaves_royals_safe(m))
+                    .map(|m| m.0)
+                    .collect();
+                a.sort_unstable();
+                b.sort_unstable();
+                assert_eq!(a, b, "{}", p.fen());
+                checked += a.len();
+                if fast.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                p.make_move(fast.as_slice()[(seed % fast.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 50_000, "{checked}");
     }
 }

@@ -96,10 +96,16 @@ pub enum MoveKind {
     Castle = 3,
     /// A piece put from the hand onto the board; `from` holds the piece type.
     Drop = 4,
+    /// A piece moves onto a friendly one and the two become their compound; the
+    /// promotion field holds the compound's type.
+    Combine = 5,
+    /// A compound moves to an empty square and leaves part of itself behind; the
+    /// promotion field holds the type that lands on `to`.
+    Split = 6,
     /// Two friendly pieces exchange squares (positional switch); `from` is the switcher's
     /// square, `to` its partner's. `promotion` is the switcher's, `partner_promotion` the
     /// partner's.
-    Swap = 5,
+    Swap = 7,
 }
 
 /// A move in 32 bits: from (7), to (7), promotion type + 1 (6), kind (3), and for a
@@ -178,6 +184,8 @@ impl Move {
             2 => MoveKind::EnPassant,
             3 => MoveKind::Castle,
             4 => MoveKind::Drop,
+            5 => MoveKind::Combine,
+            6 => MoveKind::Split,
             _ => MoveKind::Swap,
         }
     }

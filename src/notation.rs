@@ -55,7 +55,14 @@ impl Position {
                 && self.v.pieces[mover.kind() as usize]
                     .becomes
                     .is_some_and(|b| b.to == p);
-            if !automatic {
+            // A combine names its compound only when the sum could be either (A7).
+            let implied = m.kind() == MoveKind::Combine
+                && self
+                    .v
+                    .stacking
+                    .as_ref()
+                    .is_some_and(|st| st.alike[p as usize] == 0);
+            if !automatic && !implied {
                 s.push(self.v.pieces[p as usize].letter.to_ascii_lowercase());
             }
         }

@@ -3,6 +3,7 @@
 
 use crate::geometry::{Bitboard, Square, SQUARE_SLOTS};
 use crate::moves::{Color, Move, MoveKind, Piece, PieceType, MAX_PIECE_TYPES};
+use crate::stacking::{self, Counts, MAX_STACK_PLANES};
 use crate::variant::Variant;
 use crate::zobrist::{MAX_HAND_COUNT, ZOBRIST};
 use std::sync::Arc;
@@ -16,7 +17,8 @@ pub struct Undo {
     pub captured: Piece,
     /// The piece that moved, as it was before a promotion.
     pub moved: Piece,
-    /// For a switch: the partner, as it was before a promotion (NONE otherwise).
+    /// The other piece of a switch (as it was before a promotion) or the friendly piece a
+    /// combine joined; NONE otherwise.
     pub partner: Piece,
     /// Castling rights before.
     pub castling: u8,
@@ -40,6 +42,8 @@ pub struct Position {
     pub(crate) by_color: [Bitboard; 2],
     pub(crate) by_type: [Bitboard; MAX_PIECE_TYPES],
     pub(crate) hands: [[u8; MAX_PIECE_TYPES]; 2],
+    /// Compound stacks: per-atom count digit planes, then alternate planes (`stacking`).
+    pub(crate) stacks: [Bitboard; MAX_STACK_PLANES],
     pub(crate) side: Color,
     pub(crate) castling: u8,
     /// Zone castling: the squares of rooks that still hold a right (a side whose king
@@ -64,6 +68,7 @@ impl Position {
             by_color: [Bitboard::EMPTY; 2],
             by_type: [Bitboard::EMPTY; MAX_PIECE_TYPES],
             hands: [[0; MAX_PIECE_TYPES]; 2],
+            stacks: [Bitboard::EMPTY; MAX_STACK_PLANES],
             side: Color::White,
             castling: 0,
             castle_rooks: Bitboard::EMPTY,
@@ -116,6 +121,21 @@ impl Position {
     #[inline(always)]
     pub fn hand(&self, c: Color, t: PieceType) -> u8 {
         self.hands[c.idx()][t as usize]
+    }
+
+    /// The stack planes in use (empty without stacking): per atom its count digits, low
+    /// digit first, then the planes telling apart types of equal composition.
+    pub fn stack_planes(&self) -> &[Bitboard] {
+        let n = self.v.stacking.as_ref().map_or(0, |s| s.planes());
+        &self.stacks[..n]
+    }
+
+    /// The composition on a square as the stack planes hold it (all zero without one).
+    pub fn stack_counts(&self, sq: Square) -> Counts {
+        match &self.v.stacking {
+            Some(st) => st.counts_at(&self.stacks, sq),
+            None => Counts::default(),
+        }
     }
 
     /// The Zobrist key.
@@ -178,6 +198,10 @@ impl Position {
         self.by_color[p.color().idx()].set(sq);
         self.by_type[p.kind() as usize].set(sq);
         self.key ^= ZOBRIST.piece[p.idx()][sq.idx()];
+        let code = self.v.stack_code[p.kind() as usize];
+        if code != 0 {
+            stacking::stamp(&mut self.stacks, sq, code);
+        }
     }
 
     #[inline(always)]
@@ -187,7 +211,22 @@ impl Position {
         self.by_color[p.color().idx()].clear(sq);
         self.by_type[p.kind() as usize].clear(sq);
         self.key ^= ZOBRIST.piece[p.idx()][sq.idx()];
+        let code = self.v.stack_code[p.kind() as usize];
+        if code != 0 {
+            stacking::erase(&mut self.stacks, sq, code);
+        }
         p
+    }
+
+    /// Changes the piece on an occupied square in the mailbox, type planes and key,
+    /// leaving the stack planes (already updated by plane arithmetic) alone.
+    #[inline(always)]
+    fn retype(&mut self, sq: Square, p: Piece) {
+        let old = self.board[sq.idx()];
+        self.by_type[old.kind() as usize].clear(sq);
+        self.by_type[p.kind() as usize].set(sq);
+        self.board[sq.idx()] = p;
+        self.key ^= ZOBRIST.piece[old.idx()][sq.idx()] ^ ZOBRIST.piece[p.idx()][sq.idx()];
     }
 
     #[inline(always)]
@@ -295,6 +334,39 @@ impl Position {
                 self.put(m.promotion().map_or(a, |t| Piece::new(t, us)), to);
                 self.put(m.partner_promotion().map_or(b, |t| Piece::new(t, us)), from);
             }
+            MoveKind::Combine => {
+                // Plane addition: the mover's digits are added onto the partner's square,
+                // the chosen alternate is written, and the type is read back (A2).
+                // Only stack moves pay for a clone of the variant handle.
+                let v = Arc::clone(&self.v);
+                let st = v.stacking.as_ref().expect("combine move without stacking");
+                let addend = st.code_at(&self.stacks, from) & st.count_mask;
+                partner = self.board[to.idx()];
+                moved = self.remove(from);
+                st.add(&mut self.stacks, to, addend);
+                let chosen = m.promotion().expect("combine move names its compound");
+                st.set_alt(&mut self.stacks, to, st.code[chosen as usize]);
+                let t = st
+                    .type_at(&self.stacks, to)
+                    .expect("combine into a defined piece");
+                debug_assert_eq!(t, chosen);
+                self.retype(to, Piece::new(t, us));
+            }
+            MoveKind::Split => {
+                // Plane subtraction: the landing part's digits leave the start square,
+                // whose remainder is the first type of its composition (A3).
+                let v = Arc::clone(&self.v);
+                let st = v.stacking.as_ref().expect("split move without stacking");
+                let x = m.promotion().expect("split move names its landing part");
+                moved = self.board[from.idx()];
+                st.sub(&mut self.stacks, from, st.code[x as usize] & st.count_mask);
+                st.set_alt(&mut self.stacks, from, 0);
+                let rest = st
+                    .type_at(&self.stacks, from)
+                    .expect("split into defined pieces");
+                self.retype(from, Piece::new(rest, us));
+                self.put(Piece::new(x, us), to);
+            }
             MoveKind::Drop => {
                 let t = m.drop_type();
                 self.add_to_hand(us, t, -1);
@@ -382,6 +454,31 @@ impl Position {
                 self.remove(from);
                 self.put(u.moved, from);
                 self.put(u.partner, to);
+            }
+            MoveKind::Combine => {
+                // Only stack moves pay for a clone of the variant handle.
+                let v = Arc::clone(&self.v);
+                let st = v.stacking.as_ref().expect("combine move without stacking");
+                st.sub(
+                    &mut self.stacks,
+                    to,
+                    st.code[u.moved.kind() as usize] & st.count_mask,
+                );
+                st.set_alt(&mut self.stacks, to, st.code[u.partner.kind() as usize]);
+                self.retype(to, u.partner);
+                self.put(u.moved, from);
+            }
+            MoveKind::Split => {
+                let v = Arc::clone(&self.v);
+                let st = v.stacking.as_ref().expect("split move without stacking");
+                let landed = self.remove(to);
+                st.add(
+                    &mut self.stacks,
+                    from,
+                    st.code[landed.kind() as usize] & st.count_mask,
+                );
+                st.set_alt(&mut self.stacks, from, st.code[u.moved.kind() as usize]);
+                self.retype(from, u.moved);
             }
             MoveKind::Drop => {
                 self.remove(to);

@@ -10,6 +10,7 @@ use crate::movement::Atom;
 use crate::movement::Offset;
 use crate::moves::{Color, PieceType, MAX_PIECE_TYPES};
 use crate::position::Position;
+use crate::stacking::{Counts, Stacking, MAX_STACK_ATOMS};
 use crate::taxonomy;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -50,6 +51,9 @@ pub struct VariantFile {
     /// any of "file", "rank", "diagonal".
     #[serde(default)]
     pub facing: Vec<String>,
+    /// Compound stacks (combine, split, transform), if the game has them.
+    #[serde(default)]
+    pub stacking: Option<StackingFile>,
     /// Search switches and bench positions (`[search]`).
     #[serde(default)]
     pub search: SearchFile,
@@ -84,6 +88,18 @@ impl Default for SearchFile {
             bench: Vec::new(),
         }
     }
+}
+
+/// The stacking switch: the primitive atoms compositions count.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct StackingFile {
+    /// Names of the primitive atoms, in the order of every piece's `composition`.
+    pub atoms: Vec<String>,
+    /// Types of equal composition may change into each other on a plain move to an
+    /// empty square.
+    #[serde(default)]
+    pub transform: bool,
 }
 
 /// Positional switch: listed types may exchange squares with a nearby friendly piece.
@@ -152,6 +168,9 @@ pub struct PieceFile {
     /// Material value in centipawns for the evaluation.
     #[serde(default)]
     pub value: Option<i32>,
+    /// With `[stacking]`: the count of each primitive atom this piece is made of.
+    #[serde(default)]
+    pub composition: Option<Vec<u8>>,
 }
 
 /// Promotion rule of a piece type.
@@ -392,6 +411,11 @@ pub struct Variant {
     /// Out of check, a non-royal move can only expose a royal along the rays through
     /// its two squares.
     pub lines: Option<Vec<Bitboard>>,
+    /// Compound stacks, when the table switches them on.
+    pub stacking: Option<Stacking>,
+    /// Per type: its stack plane code (0 for every type when there is no stacking), kept
+    /// outside `stacking` so that placing a piece costs one lookup in every game.
+    pub stack_code: [u16; MAX_PIECE_TYPES],
     /// The source table, for `extends` and for display.
     pub file: VariantFile,
 }
@@ -709,6 +733,52 @@ impl Variant {
                 "a game has either castling or zone_castling".into(),
             ));
         }
+        let stacking = match &file.stacking {
+            None => {
+                if let Some(i) = file.pieces.iter().position(|p| p.composition.is_some()) {
+                    return Err(err(
+                        &format!("piece[{i}].composition"),
+                        "needs a [stacking] table".into(),
+                    ));
+                }
+                None
+            }
+            Some(sf) => {
+                let mut comps: Vec<Option<Counts>> = Vec::new();
+                for (i, p) in file.pieces.iter().enumerate() {
+                    let key = format!("piece[{i}].composition");
+                    comps.push(match &p.composition {
+                        None => None,
+                        Some(c) => {
+                            if c.len() != sf.atoms.len() {
+                                return Err(err(
+                                    &key,
+                                    format!("{} counts for {} atoms", c.len(), sf.atoms.len()),
+                                ));
+                            }
+                            if c.iter().all(|&n| n == 0) {
+                                return Err(err(
+                                    &key,
+                                    "a composition needs at least one atom".into(),
+                                ));
+                            }
+                            if p.royal || p.pawn {
+                                return Err(err(&key, "royal and pawn pieces cannot stack".into()));
+                            }
+                            let mut counts = [0u8; MAX_STACK_ATOMS];
+                            let n = c.len().min(MAX_STACK_ATOMS);
+                            counts[..n].copy_from_slice(&c[..n]);
+                            Some(counts)
+                        }
+                    });
+                }
+                Some(
+                    Stacking::build(sf.atoms.clone(), sf.transform, &comps)
+                        .map_err(|m| err("stacking", m))?,
+                )
+            }
+        };
+        let stack_code = stacking.as_ref().map_or([0; MAX_PIECE_TYPES], |s| s.code);
         let mut castle_mask = vec![0u8; board.squares()];
         let castling = match &file.castling {
             None => None,
@@ -856,6 +926,8 @@ impl Variant {
             zone_castling,
             start_count,
             lines,
+            stacking,
+            stack_code,
             file,
         };
         // `Position::startpos` relies on the start FEN being valid: check it once here.

@@ -96,6 +96,10 @@ fn test_game(p: &PieceFile, initial_rank: i32) -> Arc<Variant> {
     x.pawn = false;
     x.promotion = None;
     x.initial_ranks = Some(vec![initial_rank]);
+    // Movement only: regions and type changes belong to the piece's own game.
+    x.becomes = None;
+    x.confine = None;
+    x.composition = None;
     let mut y = p.clone();
     y.letter = 'Y';
     y.betza = Some("W".into());
@@ -104,6 +108,9 @@ fn test_game(p: &PieceFile, initial_rank: i32) -> Arc<Variant> {
     y.pawn = false;
     y.promotion = None;
     y.initial_ranks = None;
+    y.becomes = None;
+    y.confine = None;
+    y.composition = None;
     // Start from chess's table so that keys added later keep their defaults.
     let mut file: VariantFile = toml::from_str(CHESS).unwrap();
     file.name = "describe-test".into();
