@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// Default bench depth.
-pub const DEFAULT_DEPTH: u32 = 10;
+pub const DEFAULT_DEPTH: u32 = 9;
 
 /// The bench positions of a variant: its table's `[search] bench` list, or else the
 /// start position and positions reached from it by fixed move sequences.

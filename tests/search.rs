@@ -306,3 +306,19 @@ fn a_table_move_that_is_not_legal_here_is_never_played() {
     assert_ne!(best, bogus);
     assert!(pos.parse_move(&pos.move_to_string(best)).is_ok());
 }
+
+#[test]
+fn every_built_in_searches_its_bench_positions_without_blowing_up() {
+    let _turn = serial();
+    // Quiescence must stay finite and small in every game: combines, splits and
+    // transforms carry a type in the move but are not promotions.
+    for name in builtin::names() {
+        let v = builtin::get(name).unwrap();
+        for pos in bench::positions(&v).unwrap() {
+            let r = search(&pos, Limits::depth(5), 1);
+            assert!(r.nodes < 100_000, "{name} {}: {} nodes", pos.fen(), r.nodes);
+            let best = r.best.expect("a move");
+            assert!(pos.parse_move(&pos.move_to_string(best)).is_ok(), "{name}");
+        }
+    }
+}

@@ -17,7 +17,9 @@ use crate::eval::Eval;
 use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::Position;
 use crate::tt::{Bound, TranspositionTable, NO_EVAL};
-use ordering::{captured, moving_piece, see, tactical_score, KILLER, TT_SCORE};
+use ordering::{
+    captured, is_tactical, moving_piece, promotion_gain, see, tactical_score, KILLER, TT_SCORE,
+};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
@@ -586,7 +588,7 @@ impl Worker {
         let lmr = lmr_table();
         for i in 0..n {
             let (m, score) = self.frames[ply].pick(i);
-            let is_tactical = captured(&self.pos, m).is_some() || m.promotion().is_some();
+            let is_tactical = is_tactical(&self.eval, &self.pos, m);
             let quiet = !is_tactical;
             // Near the leaves, late quiet moves, quiet moves that cannot lift the score to
             // alpha, and losing exchanges are skipped unless they give check.
@@ -768,9 +770,9 @@ impl Worker {
                 if score < 0 {
                     continue;
                 }
-                let gain = captured(&self.pos, m).map_or(0, |t| self.eval.value(t))
-                    + m.promotion().map_or(0, |t| self.eval.value(t));
-                if stand + gain + 200 < alpha && m.promotion().is_none() {
+                let promo = promotion_gain(&self.eval, &self.pos, m);
+                let gain = captured(&self.pos, m).map_or(0, |t| self.eval.value(t)) + promo;
+                if stand + gain + 200 < alpha && promo == 0 {
                     continue;
                 }
             }

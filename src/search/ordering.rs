@@ -113,17 +113,48 @@ pub fn see(e: &Eval, pos: &Position, m: Move) -> i32 {
     gain[0]
 }
 
+/// The material a promotion adds: a piece arriving in its promotion zone and becoming a
+/// stronger one (in a switch, either piece). Moves that carry a type for other reasons —
+/// combining, splitting, transforming — are not promotions and not tactical.
+#[inline]
+pub fn promotion_gain(e: &Eval, pos: &Position, m: Move) -> i32 {
+    match m.kind() {
+        MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant | MoveKind::Swap => {}
+        _ => return 0,
+    }
+    let v = pos.variant();
+    let us = pos.side_to_move().idx();
+    // What a piece from `from` becomes on arrival at `at`, if that is a promotion.
+    let gain = |from: crate::Square, at: crate::Square, promo: Option<PieceType>| {
+        let t = pos.piece_on(from).kind();
+        match (promo, &v.pieces[t as usize].promotion) {
+            (Some(p), Some(rule)) if rule.zone[us].has(at) => (e.value(p) - e.value(t)).max(0),
+            _ => 0,
+        }
+    };
+    let mut total = gain(m.from(), m.to(), m.promotion());
+    if m.kind() == MoveKind::Swap {
+        total += gain(m.to(), m.from(), m.partner_promotion());
+    }
+    total
+}
+
+/// True for captures and promotions that gain material (what quiescence searches).
+#[inline]
+pub fn is_tactical(e: &Eval, pos: &Position, m: Move) -> bool {
+    captured(pos, m).is_some() || promotion_gain(e, pos, m) > 0
+}
+
 /// Ordering score of a capture or promotion: most valuable victim first, then least
 /// valuable attacker; exchanges that lose material go after the quiet moves.
 #[inline]
 pub fn tactical_score(e: &Eval, pos: &Position, m: Move) -> Option<i32> {
     let victim = captured(pos, m);
-    let promo = m.promotion();
-    if victim.is_none() && promo.is_none() {
+    let pv = promotion_gain(e, pos, m);
+    if victim.is_none() && pv == 0 {
         return None;
     }
     let vv = victim.map_or(0, |t| e.value(t));
-    let pv = promo.map_or(0, |t| e.value(t));
     let av = see_value(e, pos, mover(pos, m));
     let mvv = (vv + pv) * 16 - av.min(4000) / 8;
     if victim.is_some() && av > vv && see(e, pos, m) < 0 {
