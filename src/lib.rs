@@ -6,9 +6,11 @@
 
 pub mod arena;
 pub mod attacks;
+pub mod bench;
 pub mod betza;
 pub mod builtin;
 pub mod describe;
+pub mod eval;
 pub mod extended;
 pub mod fen;
 pub mod geometry;
@@ -18,10 +20,15 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod protocol;
+pub mod search;
 pub mod stacking;
 pub mod suite;
 pub mod taxonomy;
+pub mod tt;
+pub mod uci;
 pub mod variant;
+pub mod xboard;
 pub mod zobrist;
 
 pub use geometry::{Bitboard, Board, Square};

@@ -8,7 +8,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 use tenfold::moves::MoveList;
-use tenfold::{builtin, perft, suite, Position, Variant};
+use tenfold::search::{Engine, Event, Limits};
+use tenfold::{bench, builtin, perft, suite, Position, Variant};
 
 /// Prints a line on stdout; when the reader has gone (`tenfold moves | head -1`) the
 /// process ends quietly instead of panicking on the broken pipe.
@@ -30,8 +31,9 @@ macro_rules! out {
 struct Cli {
     #[command(flatten)]
     common: Common,
+    /// With no subcommand, speaks UCI or XBoard, whichever the first command asks for.
     #[command(subcommand)]
-    cmd: Cmd,
+    cmd: Option<Cmd>,
 }
 
 #[derive(Args, Clone)]
@@ -72,6 +74,14 @@ enum Cmd {
     Match(Box<MatchArgs>),
     /// Check PGN files: every game replayed under Tenfold's rules.
     Pgn(PgnArgs),
+    /// Search the position: UCI-style info lines, then the best move.
+    Search(SearchArgs),
+    /// Search a fixed position set to a fixed depth; prints `<nodes> nodes <nps> nps` last.
+    Bench(BenchArgs),
+    /// Speak UCI on stdin/stdout.
+    Uci,
+    /// Speak XBoard/CECP on stdin/stdout.
+    Xboard,
 }
 
 #[derive(Args)]
@@ -137,6 +147,38 @@ struct PgnArgs {
 }
 
 #[derive(Args)]
+struct SearchArgs {
+    /// Search this many plies.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search this many milliseconds.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Search about this many nodes (exact with one thread).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Search threads (lazy SMP).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    /// Depth of every search.
+    #[arg(long, default_value_t = tenfold::bench::DEFAULT_DEPTH)]
+    depth: u32,
+    /// Search threads (lazy SMP); with 1 the node count is deterministic.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+}
+
+#[derive(Args)]
 struct PerftArgs {
     /// Depth in plies.
     #[arg(long)]
@@ -177,7 +219,25 @@ fn run(cli: Cli) -> Result<(), Fail> {
     if let Some(path) = &cli.common.variant_file {
         builtin::load_file(path).map_err(usage)?;
     }
-    match cli.cmd {
+    let Some(cmd) = cli.cmd else {
+        tenfold::protocol::auto();
+        return Ok(());
+    };
+    match cmd {
+        Cmd::Search(a) => search(&cli.common, &a),
+        Cmd::Bench(a) => bench(&cli.common, &a),
+        Cmd::Uci => {
+            let (tx, rx) = tenfold::protocol::queue();
+            tenfold::protocol::read_stdin(None, tx.clone());
+            tenfold::uci::run(rx, tx, tenfold::protocol::Out::stdout());
+            Ok(())
+        }
+        Cmd::Xboard => {
+            let (tx, rx) = tenfold::protocol::queue();
+            tenfold::protocol::read_stdin(None, tx.clone());
+            tenfold::xboard::run(rx, tx, tenfold::protocol::Out::stdout());
+            Ok(())
+        }
         Cmd::Variants => variants(&cli.common),
         Cmd::Moves => moves(&cli.common),
         Cmd::Fen => fen(&cli.common),
@@ -423,6 +483,94 @@ fn perft_suite(c: &Common, a: &PerftArgs, file: &str) -> Result<(), Fail> {
     } else {
         Ok(())
     }
+}
+
+fn search(c: &Common, a: &SearchArgs) -> Result<(), Fail> {
+    if a.depth.is_none() && a.movetime.is_none() && a.nodes.is_none() {
+        return Err(usage("search needs --depth N, --movetime MS or --nodes N"));
+    }
+    if a.threads == 0 || a.hash == 0 {
+        return Err(usage("--threads and --hash must be at least 1"));
+    }
+    let pos = position(c)?;
+    let limits = Limits {
+        depth: a.depth,
+        movetime: a.movetime,
+        nodes: a.nodes,
+        ..Limits::default()
+    };
+    let engine = Engine::try_new(a.threads, a.hash).map_err(|e| Fail(1, e))?;
+    let json = c.json;
+    let r = engine.search(
+        &pos,
+        limits,
+        Box::new(move |ev| {
+            if let Event::Info(i) = ev {
+                if !json {
+                    println!(
+                        "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+                        i.depth,
+                        i.seldepth,
+                        i.uci_score(),
+                        i.nodes,
+                        i.nps,
+                        i.hashfull,
+                        i.ms,
+                        i.pv.join(" ")
+                    );
+                }
+            }
+        }),
+    );
+    let best = r.best.map(|m| pos.move_to_string(m));
+    if c.json {
+        let mut o = json!({
+            "bestmove": best, "score_cp": r.score, "depth": r.depth,
+            "nodes": r.nodes, "ms": r.ms, "pv": r.pv_text,
+        });
+        if r.score.abs() >= tenfold::search::MATE_BOUND {
+            o["mate"] = json!(tenfold::search::uci_score(r.score)[5..]
+                .parse::<i32>()
+                .unwrap_or(0));
+        }
+        println!("{o}");
+    } else {
+        println!("bestmove {}", best.as_deref().unwrap_or("(none)"));
+    }
+    Ok(())
+}
+
+fn bench(c: &Common, a: &BenchArgs) -> Result<(), Fail> {
+    if a.threads == 0 || a.hash == 0 || a.depth == 0 {
+        return Err(usage("--depth, --threads and --hash must be at least 1"));
+    }
+    // Every built-in unless a variant was named.
+    let named = std::env::args().any(|x| x == "--variant" || x.starts_with("--variant="));
+    let list: Vec<Arc<Variant>> = if named {
+        vec![variant(c)?]
+    } else {
+        builtin::names()
+            .iter()
+            .map(|n| builtin::get(n).map_err(|e| Fail(1, e.to_string())))
+            .collect::<Result<_, _>>()?
+    };
+    let json = c.json;
+    let r = bench::run(&list, a.depth, a.threads, a.hash, |l| {
+        if !json {
+            println!(
+                "{:<10} {:>10} nodes {:>6} ms  bestmove {:<6} score {:>6}  {}",
+                l.variant, l.nodes, l.ms, l.bestmove, l.score, l.fen
+            );
+        }
+    })
+    .map_err(|e| Fail(1, e))?;
+    if c.json {
+        println!("{}", json!({"nodes": r.nodes, "ms": r.ms, "nps": r.nps}));
+    } else {
+        println!("time {} ms", r.ms);
+        println!("{} nodes {} nps", r.nodes, r.nps);
+    }
+    Ok(())
 }
 
 /// Parses `key=value` words (space or comma separated) into pairs.

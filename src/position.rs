@@ -298,7 +298,10 @@ impl Position {
 
     /// Plays a move, which must be legal (from `legal_moves` or `parse_move`).
     pub fn make_move(&mut self, m: Move) {
-        let v = Arc::clone(&self.v);
+        // The variant is read field by field rather than through a cloned `Arc`: its
+        // reference count is shared by every search thread, and touching it on every
+        // move makes the threads fight over one cache line.
+        let pawn_mask = self.v.pawn_mask;
         let us = self.side;
         let undo = Undo {
             mv: m,
@@ -328,7 +331,7 @@ impl Position {
                 moved = a;
                 partner = b;
                 // C6: a Pawn that changes squares resets the clock, in a switch too.
-                if (v.pawn_mask >> a.kind() | v.pawn_mask >> b.kind()) & 1 != 0 {
+                if (pawn_mask >> a.kind() | pawn_mask >> b.kind()) & 1 != 0 {
                     self.halfmove = 0;
                 }
                 self.put(m.promotion().map_or(a, |t| Piece::new(t, us)), to);
@@ -337,6 +340,8 @@ impl Position {
             MoveKind::Combine => {
                 // Plane addition: the mover's digits are added onto the partner's square,
                 // the chosen alternate is written, and the type is read back (A2).
+                // Only stack moves pay for a clone of the variant handle.
+                let v = Arc::clone(&self.v);
                 let st = v.stacking.as_ref().expect("combine move without stacking");
                 let addend = st.code_at(&self.stacks, from) & st.count_mask;
                 partner = self.board[to.idx()];
@@ -353,6 +358,7 @@ impl Position {
             MoveKind::Split => {
                 // Plane subtraction: the landing part's digits leave the start square,
                 // whose remainder is the first type of its composition (A3).
+                let v = Arc::clone(&self.v);
                 let st = v.stacking.as_ref().expect("split move without stacking");
                 let x = m.promotion().expect("split move names its landing part");
                 moved = self.board[from.idx()];
@@ -368,7 +374,7 @@ impl Position {
                 let t = m.drop_type();
                 self.add_to_hand(us, t, -1);
                 self.put(Piece::new(t, us), to);
-                if v.pawn_mask >> t & 1 != 0 {
+                if pawn_mask >> t & 1 != 0 {
                     self.halfmove = 0;
                 }
             }
@@ -396,7 +402,7 @@ impl Position {
                     }
                     let mut p = self.remove(from);
                     moved = p;
-                    if v.pawn_mask >> p.kind() & 1 != 0 {
+                    if pawn_mask >> p.kind() & 1 != 0 {
                         self.halfmove = 0;
                     }
                     if let Some(t) = m.promotion() {
@@ -404,7 +410,7 @@ impl Position {
                     }
                     self.put(p, to);
                     if kind == MoveKind::DoubleStep {
-                        self.ep = v.board_between(from, to);
+                        self.ep = self.v.board_between(from, to);
                         self.ep_victim = to;
                     }
                 }
@@ -412,10 +418,9 @@ impl Position {
         }
         if !captured.is_none() {
             self.halfmove = 0;
-            if let Some(d) = &v.drops {
-                if d.to_hand >> captured.kind() & 1 != 0 {
-                    self.add_to_hand(us, captured.kind(), 1);
-                }
+            let to_hand = self.v.drops.as_ref().map_or(0, |d| d.to_hand);
+            if to_hand >> captured.kind() & 1 != 0 {
+                self.add_to_hand(us, captured.kind(), 1);
             }
         }
         if let Some(u) = self.history.last_mut() {
@@ -426,10 +431,10 @@ impl Position {
         let mut lost = if m.kind() == MoveKind::Drop {
             0
         } else {
-            v.castle_mask[from.idx()] | v.castle_mask[to.idx()]
+            self.v.castle_mask[from.idx()] | self.v.castle_mask[to.idx()]
         };
         for k in m.kills() {
-            lost |= v.castle_mask[k.idx()];
+            lost |= self.v.castle_mask[k.idx()];
         }
         if self.castling & lost != 0 {
             self.key ^= ZOBRIST.castling[self.castling as usize];
@@ -464,7 +469,6 @@ impl Position {
     /// Takes back the last move; does nothing if there is none.
     pub fn unmake_move(&mut self) {
         let Some(u) = self.history.pop() else { return };
-        let v = Arc::clone(&self.v);
         self.side = self.side.flip();
         let us = self.side;
         if us == Color::Black {
@@ -480,6 +484,8 @@ impl Position {
                 self.put(u.partner, to);
             }
             MoveKind::Combine => {
+                // Only stack moves pay for a clone of the variant handle.
+                let v = Arc::clone(&self.v);
                 let st = v.stacking.as_ref().expect("combine move without stacking");
                 st.sub(
                     &mut self.stacks,
@@ -491,6 +497,7 @@ impl Position {
                 self.put(u.moved, from);
             }
             MoveKind::Split => {
+                let v = Arc::clone(&self.v);
                 let st = v.stacking.as_ref().expect("split move without stacking");
                 let landed = self.remove(to);
                 st.add(

@@ -59,6 +59,40 @@ pub struct VariantFile {
     /// en passant field is ignored on input and written `-`.
     #[serde(default)]
     pub en_passant: Option<bool>,
+    /// Search switches and bench positions (`[search]`).
+    #[serde(default)]
+    pub search: SearchFile,
+}
+
+/// The `[search]` section: what the searcher may assume about the game.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct SearchFile {
+    /// Null-move pruning; switch off for games where passing can be an advantage
+    /// everywhere (zugzwang-rich rules).
+    #[serde(default = "yes")]
+    pub null_move: bool,
+    /// Late-move reductions; switch off for games where quiet moves decide too often.
+    #[serde(default = "yes")]
+    pub lmr: bool,
+    /// FENs `tenfold bench` searches; empty: the start position and positions reached
+    /// from it by fixed move sequences.
+    #[serde(default)]
+    pub bench: Vec<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for SearchFile {
+    fn default() -> Self {
+        SearchFile {
+            null_move: true,
+            lmr: true,
+            bench: Vec::new(),
+        }
+    }
 }
 
 /// The stacking switch: the primitive atoms compositions count.

@@ -215,3 +215,48 @@ fn a_variant_file_may_extend_a_built_in_and_override_keys() {
     assert_eq!(code, 2);
     assert!(err.contains("extends") && err.contains("nosuch"), "{err}");
 }
+
+#[test]
+fn search_prints_info_lines_then_bestmove_and_json_shaped() {
+    let (code, out, _) = tenfold(&["search", "--depth", "4"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("info depth 1 "), "{out}");
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{out}");
+    let (code, out, _) = tenfold(&[
+        "search",
+        "--nodes",
+        "2000",
+        "--json",
+        "--fen",
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+    ]);
+    assert_eq!(code, 0);
+    let j = json(&out);
+    assert_eq!(j["bestmove"], "a1a8");
+    assert_eq!(j["pv"][0], "a1a8");
+    for key in ["score_cp", "depth", "nodes", "ms"] {
+        assert!(j[key].is_number(), "{key} in {out}");
+    }
+    let (code, _, err) = tenfold(&["search"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--depth"), "{err}");
+}
+
+#[test]
+fn bench_prints_the_node_signature_last_and_json_shaped() {
+    let (code, out, _) = tenfold(&["bench", "--variant", "chess", "--depth", "5"]);
+    assert_eq!(code, 0);
+    let last = out.lines().last().unwrap();
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(
+        (words.len(), words[1], words[3]),
+        (4, "nodes", "nps"),
+        "{last}"
+    );
+    let (code, out2, _) = tenfold(&["bench", "--variant", "chess", "--depth", "5", "--json"]);
+    assert_eq!(code, 0);
+    let j = json(&out2);
+    assert_eq!(j["nodes"].as_u64().unwrap().to_string(), words[0]);
+    assert!(j["ms"].is_number() && j["nps"].is_number());
+}

@@ -1,0 +1,121 @@
+//! `tenfold bench`: a fixed position set per variant searched to a fixed depth. With one
+//! thread the node total is a signature of the search: any change to it shows.
+
+use crate::moves::MoveList;
+use crate::position::Position;
+use crate::search::{Engine, Limits};
+use crate::variant::Variant;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Default bench depth.
+pub const DEFAULT_DEPTH: u32 = 9;
+
+/// The bench positions of a variant: its table's `[search] bench` list, or else the
+/// start position and positions reached from it by fixed move sequences.
+pub fn positions(v: &Arc<Variant>) -> Result<Vec<Position>, String> {
+    let listed = &v.file.search.bench;
+    if !listed.is_empty() {
+        return listed
+            .iter()
+            .map(|f| {
+                Position::from_fen(v, f).map_err(|e| format!("{}: bench position: {e}", v.name))
+            })
+            .collect();
+    }
+    let start = Position::startpos(v);
+    let mut out = vec![start.clone()];
+    for k in 1..=5usize {
+        let mut p = start.clone();
+        for i in 0..(4 + 2 * k) {
+            let mut list = MoveList::new();
+            p.legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            // Sorted by notation so the sequence does not depend on generation order.
+            let mut names: Vec<(String, crate::moves::Move)> =
+                list.iter().map(|&m| (p.move_to_string(m), m)).collect();
+            names.sort_by(|a, b| a.0.cmp(&b.0));
+            let pick = (i * 7 + k * 13) % names.len();
+            p.make_move(names[pick].1);
+        }
+        if !out.iter().any(|q| q.key() == p.key()) {
+            out.push(Position::from_fen(v, &p.fen()).map_err(|e| e.to_string())?);
+        }
+    }
+    Ok(out)
+}
+
+/// One bench position's outcome.
+#[derive(Clone, Debug)]
+pub struct BenchLine {
+    /// Variant name.
+    pub variant: String,
+    /// The position.
+    pub fen: String,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken in ms.
+    pub ms: u64,
+    /// Move found.
+    pub bestmove: String,
+    /// Its score.
+    pub score: i32,
+}
+
+/// The bench totals.
+#[derive(Clone, Debug)]
+pub struct BenchResult {
+    /// Nodes of all positions.
+    pub nodes: u64,
+    /// Total time in ms.
+    pub ms: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Each position.
+    pub lines: Vec<BenchLine>,
+}
+
+/// Searches every bench position of `variants` to `depth` with a fresh table each,
+/// calling `each` after every position.
+pub fn run(
+    variants: &[Arc<Variant>],
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    mut each: impl FnMut(&BenchLine),
+) -> Result<BenchResult, String> {
+    let mut engine = Engine::try_new(threads, hash_mb)?;
+    let mut lines = Vec::new();
+    let mut search_ms = 0f64;
+    for v in variants {
+        for pos in positions(v)? {
+            engine.clear();
+            let t0 = Instant::now();
+            let r = engine.search(&pos, Limits::depth(depth), Box::new(|_| {}));
+            let secs = t0.elapsed().as_secs_f64();
+            search_ms += secs * 1000.0;
+            let line = BenchLine {
+                variant: v.name.clone(),
+                fen: pos.fen(),
+                nodes: r.nodes,
+                ms: (secs * 1000.0).round() as u64,
+                bestmove: r
+                    .best
+                    .map_or("(none)".to_string(), |m| pos.move_to_string(m)),
+                score: r.score,
+            };
+            each(&line);
+            lines.push(line);
+        }
+    }
+    let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+    let ms = search_ms.round() as u64;
+    Ok(BenchResult {
+        nodes,
+        ms,
+        nps: (nodes as f64 * 1000.0 / search_ms.max(1e-6)) as u64,
+        lines,
+    })
+}

@@ -1,0 +1,822 @@
+//! Alpha-beta search: iterative deepening PVS with aspiration windows, quiescence,
+//! a shared transposition table and lazy SMP (see `smp`).
+//!
+//! Everything here goes through the generic `Position` API (legal move lists,
+//! make/unmake, null moves, keys), so any game that has a table gets the same search.
+//! Pruning that could be unsound in a game is switched by its table (`[search]`
+//! `null_move`, `lmr`) and by what is on the board (no null move without pieces).
+
+pub mod ordering;
+pub mod smp;
+pub mod time;
+
+pub use smp::{Engine, Event, SearchHandle};
+pub use time::{Limits, TimePlan};
+
+use crate::eval::Eval;
+use crate::moves::{Move, MoveList, MAX_MOVES};
+use crate::position::Position;
+use crate::tt::{Bound, TranspositionTable, NO_EVAL};
+use ordering::{
+    captured, is_tactical, moving_piece, promotion_gain, see, tactical_score, KILLER, TT_SCORE,
+};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+/// Deepest ply the search reaches (extensions included).
+pub const MAX_PLY: usize = 128;
+/// Score of mate at the root; mate in n plies scores `MATE - n`.
+pub const MATE: i32 = 32_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Larger than any score.
+pub const INF: i32 = 32_500;
+
+/// One completed iteration, as reported to a protocol.
+#[derive(Clone, Debug)]
+pub struct Info {
+    /// Depth of the completed iteration.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score for the side to move, centipawns or mate score.
+    pub score: i32,
+    /// Nodes of all threads.
+    pub nodes: u64,
+    /// Elapsed time in ms.
+    pub ms: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Per mille of the table in use.
+    pub hashfull: u32,
+    /// Principal variation in notation.
+    pub pv: Vec<String>,
+}
+
+impl Info {
+    /// The UCI score field: `cp N` or `mate N` (moves, negative when being mated).
+    pub fn uci_score(&self) -> String {
+        uci_score(self.score)
+    }
+}
+
+/// `cp N` or `mate N` for a search score.
+pub fn uci_score(score: i32) -> String {
+    if score.abs() >= MATE_BOUND {
+        let plies = MATE - score.abs();
+        let moves = (plies + 1) / 2;
+        format!("mate {}", if score > 0 { moves } else { -moves })
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    /// The move to play; None when the position has no legal move.
+    pub best: Option<Move>,
+    /// Its score for the side to move.
+    pub score: i32,
+    /// Depth of the iteration the move comes from.
+    pub depth: u32,
+    /// Nodes of all threads.
+    pub nodes: u64,
+    /// Elapsed time in ms.
+    pub ms: u64,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+    /// The principal variation in notation.
+    pub pv_text: Vec<String>,
+}
+
+/// Depth, score and principal variation of a completed iteration.
+pub(crate) type Completed = (u32, i32, Vec<Move>);
+
+/// A node counter on a cache line of its own, so that threads adding to their own
+/// counters do not invalidate each other's.
+#[repr(align(64))]
+#[derive(Default)]
+pub(crate) struct Counter(pub AtomicU64);
+
+/// Everything the threads of one search share.
+pub(crate) struct Shared {
+    /// The transposition table.
+    pub tt: Arc<TranspositionTable>,
+    /// The evaluation of the variant.
+    pub eval: Arc<Eval>,
+    /// Set to make every thread unwind.
+    pub stop: Arc<AtomicBool>,
+    /// Nodes per thread.
+    pub nodes: Vec<Counter>,
+    /// What bounds the search.
+    pub limits: Limits,
+    /// Deadlines from the limits.
+    pub plan: TimePlan,
+    /// When the search began.
+    pub start: Instant,
+    /// Null-move pruning allowed by the table.
+    pub null_move: bool,
+    /// The deepest iteration any thread has completed.
+    pub deepest: AtomicU32,
+    /// Late-move reductions allowed by the table.
+    pub lmr: bool,
+}
+
+impl Shared {
+    /// Nodes of all threads so far.
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
+    }
+}
+
+fn lmr_table() -> &'static [[u8; 64]; 64] {
+    static T: OnceLock<Box<[[u8; 64]; 64]>> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = Box::new([[0u8; 64]; 64]);
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            }
+        }
+        t
+    })
+}
+
+/// Converts a score for storing: mates relative to the node, not the root.
+fn score_to_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s + ply as i32
+    } else if s <= -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+fn score_from_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// The moves of one ply and their ordering scores, kept on the heap per thread so that
+/// no node pays for zeroing them.
+struct Frame {
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+}
+
+impl Frame {
+    /// Selection sort step: brings the best of the moves from `i` on to `i`.
+    #[inline]
+    fn pick(&mut self, i: usize) -> (Move, i32) {
+        let n = self.moves.len();
+        let mut bi = i;
+        for j in i + 1..n {
+            if self.scores[j] > self.scores[bi] {
+                bi = j;
+            }
+        }
+        self.moves.as_mut_slice().swap(i, bi);
+        self.scores.swap(i, bi);
+        (self.moves.as_slice()[i], self.scores[i])
+    }
+}
+
+/// One search thread.
+pub(crate) struct Worker {
+    /// 0 for the main thread.
+    pub id: usize,
+    /// The position searched (made and unmade in place).
+    pub pos: Position,
+    shared: Arc<Shared>,
+    /// This thread's handle on the evaluation (never cloned per node: a shared
+    /// reference count touched by every thread would bounce between cores).
+    eval: Arc<Eval>,
+    history: Box<[[i32; 128]; 64]>,
+    frames: Vec<Frame>,
+    killers: Box<[[Move; 2]; MAX_PLY + 2]>,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    evals: [i32; MAX_PLY + 2],
+    /// The move made at each ply of the current line (`Move::NULL` for a null move).
+    current: [Move; MAX_PLY + 2],
+    nodes: u64,
+    flushed: u64,
+    seldepth: usize,
+    root_depth: i32,
+    /// Depth, score and PV of the last completed iteration.
+    pub completed: Option<Completed>,
+    stopped: bool,
+}
+
+impl Worker {
+    /// A thread's state for a search of `pos`.
+    pub fn new(id: usize, pos: Position, shared: Arc<Shared>) -> Worker {
+        Worker {
+            id,
+            pos,
+            eval: Arc::clone(&shared.eval),
+            shared,
+            history: Box::new([[0; 128]; 64]),
+            frames: (0..MAX_PLY + 2)
+                .map(|_| Frame {
+                    moves: MoveList::new(),
+                    scores: [0; MAX_MOVES],
+                })
+                .collect(),
+            killers: Box::new([[Move::NULL; 2]; MAX_PLY + 2]),
+            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            evals: [0; MAX_PLY + 2],
+            current: [Move(u64::MAX); MAX_PLY + 2],
+            nodes: 0,
+            flushed: 0,
+            seldepth: 0,
+            root_depth: 0,
+            completed: None,
+            stopped: false,
+        }
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared.nodes[self.id]
+            .0
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    /// Counts a node and tells whether the search must unwind now.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.stopped {
+            return true;
+        }
+        // The first iteration always completes, so that there is a move to play.
+        if self.completed.is_none() {
+            return false;
+        }
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return true;
+        }
+        if self.id == 0 {
+            if let Some(n) = self.shared.limits.nodes {
+                if self.nodes + self.other_nodes() >= n {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                    self.stopped = true;
+                    return true;
+                }
+            }
+        }
+        if self.nodes & 255 == 0 {
+            self.flush_nodes();
+            if self.id == 0 {
+                if let Some(h) = self.shared.plan.hard {
+                    if self.shared.start.elapsed() >= h {
+                        self.shared.stop.store(true, Ordering::Relaxed);
+                        self.stopped = true;
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    fn other_nodes(&self) -> u64 {
+        if self.shared.nodes.len() == 1 {
+            0
+        } else {
+            self.shared.total_nodes() - self.flushed
+        }
+    }
+
+    /// Iterative deepening on this thread; `skip` decides which depths a helper leaves
+    /// to the others. `report` is called after each completed iteration (main thread).
+    pub fn iterate(&mut self, report: &mut dyn FnMut(&Worker, u32, i32)) {
+        let max_depth = self
+            .shared
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 4)
+            .min(MAX_PLY as u32 - 4)
+            .max(1);
+        let max_depth = match self.shared.limits.mate {
+            Some(n) => max_depth.min(2 * n.max(1) + 1),
+            None => max_depth,
+        };
+        let mut score = 0;
+        let mut last_best = Move::NULL;
+        let mut instability = 0i32;
+        let mut depth = 1u32;
+        while depth <= max_depth {
+            // A depth another thread has completed is not worth finishing again.
+            let done = self.shared.deepest.load(Ordering::Relaxed);
+            if self.completed.is_some() && depth <= done && done < max_depth {
+                depth = done + 1;
+            }
+            if self.id > 0
+                && self.completed.is_some()
+                && depth < max_depth
+                && skip_depth(self.id, depth)
+            {
+                depth += 1;
+                continue;
+            }
+            self.root_depth = depth as i32;
+            self.seldepth = 0;
+            let s = self.aspiration(depth as i32, score);
+            if self.stopped && self.completed.is_some() {
+                break;
+            }
+            score = s;
+            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+            let best = pv.first().copied().unwrap_or(Move::NULL);
+            if best != last_best && last_best != Move::NULL {
+                instability += 2;
+            }
+            instability = (instability - 1).max(0);
+            last_best = best;
+            self.completed = Some((depth, score, pv));
+            self.shared.deepest.fetch_max(depth, Ordering::Relaxed);
+            self.flush_nodes();
+            report(self, depth, score);
+            if depth >= max_depth {
+                break;
+            }
+            if self.shared.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            if let Some(n) = self.shared.limits.mate {
+                if score >= MATE - 2 * n as i32 {
+                    break;
+                }
+            }
+            if self.id == 0 {
+                if let Some(soft) = self.shared.plan.soft {
+                    let elapsed = self.shared.start.elapsed();
+                    // An unstable best move earns more time; past half the budget the next
+                    // iteration would rarely finish.
+                    let budget = soft.mul_f64(1.0 + 0.25 * instability as f64);
+                    if elapsed >= budget.mul_f64(0.55) {
+                        break;
+                    }
+                }
+            }
+            depth += 1;
+        }
+        self.flush_nodes();
+    }
+
+    fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
+        let mut delta = 20;
+        let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INF), (prev + delta).min(INF))
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let in_check = self.pos.in_check();
+            let s = self.negamax(alpha, beta, depth, 0, in_check);
+            if self.stopped {
+                return s;
+            }
+            if s <= alpha && alpha > -INF {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-INF);
+            } else if s >= beta && beta < INF {
+                beta = (s + delta).min(INF);
+            } else {
+                return s;
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    /// True when the position is drawn by rule whatever the moves: 50-move rule
+    /// (checked by the caller when in check: mate wins over it), repetition, bare royals.
+    fn is_draw(&self, in_check: bool) -> bool {
+        if self.pos.halfmove() >= 100 && !in_check {
+            return true;
+        }
+        if self.pos.repetitions() >= 1 {
+            return true;
+        }
+        let v = self.pos.variant();
+        if v.royal_mask != 0 {
+            let occ = self.pos.occupied();
+            if occ.count() <= 2 * v.royal_mask.count_ones() {
+                let royals = self.pos.royals(crate::moves::Color::White)
+                    | self.pos.royals(crate::moves::Color::Black);
+                if occ == royals && !self.eval.any_in_hand(&self.pos) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        self.eval.evaluate(&self.pos)
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let next = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..next {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = next;
+    }
+
+    fn history_update(&mut self, m: Move, bonus: i32) {
+        let p = moving_piece(&self.pos, m).idx();
+        let h = &mut self.history[p][m.to().idx()];
+        *h += bonus - *h * bonus.abs() / 16384;
+    }
+
+    fn negamax(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        in_check: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, in_check);
+        }
+        self.pv_len[ply] = ply;
+        if self.tick() {
+            return 0;
+        }
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        self.seldepth = self.seldepth.max(ply);
+        if !root {
+            if self.is_draw(in_check) {
+                return 0;
+            }
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { 0 } else { self.evaluate() };
+            }
+        }
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key);
+        let mut tt_move = Move::NULL;
+        let mut tt_eval = NO_EVAL;
+        if let Some(h) = hit {
+            tt_move = h.mv;
+            tt_eval = h.eval;
+            if !pv_node && h.depth >= depth {
+                let s = score_from_tt(h.score, ply);
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let eval = if in_check {
+            NO_EVAL
+        } else if tt_eval != NO_EVAL {
+            tt_eval
+        } else {
+            self.evaluate()
+        };
+        self.evals[ply] = eval;
+        let improving =
+            !in_check && ply >= 2 && self.evals[ply - 2] != NO_EVAL && eval > self.evals[ply - 2];
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta at shallow depth, a quiet move will not
+            // bring the score back down.
+            if depth <= 7 && eval - 85 * (depth - improving as i32) >= beta {
+                return eval;
+            }
+            let after_null = ply > 0 && self.current[ply - 1] == Move::NULL;
+            if self.shared.null_move
+                && depth >= 3
+                && eval >= beta
+                && !after_null
+                && self
+                    .shared
+                    .eval
+                    .has_pieces(&self.pos, self.pos.side_to_move())
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.current[ply] = Move::NULL;
+                self.pos.make_null();
+                self.killers[ply + 1] = [Move::NULL; 2];
+                let s = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                self.pos.unmake_null();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+        self.pos.legal_moves(&mut self.frames[ply].moves);
+        if root && !self.shared.limits.searchmoves.is_empty() {
+            let list = &mut self.frames[0].moves;
+            let keep: Vec<Move> = list
+                .iter()
+                .copied()
+                .filter(|m| self.shared.limits.searchmoves.contains(m))
+                .collect();
+            if !keep.is_empty() {
+                list.clear();
+                for m in keep {
+                    list.push(m);
+                }
+            }
+        }
+        if self.frames[ply].moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if !root && self.pos.halfmove() >= 100 {
+            return 0;
+        }
+        // A table move is only trusted if it is in the legal list (keys can collide).
+        if tt_move != Move::NULL && !self.frames[ply].moves.iter().any(|&m| m == tt_move) {
+            tt_move = Move::NULL;
+        }
+        let n = self.frames[ply].moves.len();
+        let killers = self.killers[ply];
+        for i in 0..n {
+            let m = self.frames[ply].moves.as_slice()[i];
+            self.frames[ply].scores[i] = if m == tt_move {
+                TT_SCORE
+            } else if let Some(s) = tactical_score(&self.eval, &self.pos, m) {
+                s
+            } else if m == killers[0] {
+                KILLER
+            } else if m == killers[1] {
+                KILLER - 1
+            } else {
+                self.history[moving_piece(&self.pos, m).idx()][m.to().idx()]
+            };
+        }
+        self.killers[ply + 1] = [Move::NULL; 2];
+        let mut best = -INF;
+        let mut best_move = Move::NULL;
+        let mut searched = 0;
+        let mut quiets = [Move::NULL; 64];
+        let mut nq = 0;
+        let lmr = lmr_table();
+        for i in 0..n {
+            let (m, score) = self.frames[ply].pick(i);
+            let is_tactical = is_tactical(&self.eval, &self.pos, m);
+            let quiet = !is_tactical;
+            // Near the leaves, late quiet moves, quiet moves that cannot lift the score to
+            // alpha, and losing exchanges are skipped unless they give check.
+            let mut prune = false;
+            if !root && !in_check && best > -MATE_BOUND && searched > 0 {
+                if quiet {
+                    prune = (depth <= 5
+                        && searched >= (3 + depth * depth) as usize / (2 - improving as usize))
+                        || (depth <= 4 && eval != NO_EVAL && eval + 100 + 90 * depth <= alpha);
+                } else if depth <= 4 && score < 0 {
+                    prune = see(&self.eval, &self.pos, m) < -60 * depth;
+                }
+            }
+            self.current[ply] = m;
+            self.pos.make_move(m);
+            let gives_check = self.pos.in_check();
+            if prune && !gives_check {
+                self.pos.unmake_move();
+                continue;
+            }
+            let ext = (gives_check && (ply as i32) < 2 * self.root_depth) as i32;
+            let new_depth = depth - 1 + ext;
+            let mut s;
+            if searched == 0 {
+                s = -self.negamax(-beta, -alpha, new_depth, ply + 1, gives_check);
+            } else {
+                let mut r = 0;
+                if self.shared.lmr
+                    && !root
+                    && depth >= 3
+                    && searched >= 2
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                {
+                    r = lmr[(depth as usize).min(63)][searched.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if score >= KILLER - 1 {
+                        r -= 1;
+                    }
+                    r -= score.clamp(-16384, 16384) / 8192;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                s = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, gives_check);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, gives_check);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(-beta, -alpha, new_depth, ply + 1, gives_check);
+                }
+            }
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if s > best {
+                best = s;
+                if s > alpha {
+                    best_move = m;
+                    alpha = s;
+                    self.update_pv(ply, m);
+                    if s >= beta {
+                        if quiet {
+                            if self.killers[ply][0] != m {
+                                self.killers[ply][1] = self.killers[ply][0];
+                                self.killers[ply][0] = m;
+                            }
+                            let bonus = (depth * depth * 16).min(1600);
+                            self.history_update(m, bonus);
+                            for &q in &quiets[..nq] {
+                                self.history_update(q, -bonus);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && nq < quiets.len() {
+                quiets[nq] = m;
+                nq += 1;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best_move != Move::NULL && pv_node {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
+        best
+    }
+
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, in_check: bool) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.pos.halfmove() >= 100 && !in_check {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.evaluate() };
+        }
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key);
+        let mut tt_eval = NO_EVAL;
+        let mut tt_move = Move::NULL;
+        if let Some(h) = hit {
+            let s = score_from_tt(h.score, ply);
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+            tt_eval = h.eval;
+            tt_move = h.mv;
+        }
+        let stand = if in_check {
+            NO_EVAL
+        } else if tt_eval != NO_EVAL {
+            tt_eval
+        } else {
+            self.evaluate()
+        };
+        let mut best = -INF;
+        if !in_check {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        self.pos.legal_moves(&mut self.frames[ply].moves);
+        if self.frames[ply].moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if self.pos.halfmove() >= 100 {
+            return 0;
+        }
+        // Keep only captures and promotions (every move when in check), scored.
+        let mut n = 0;
+        for i in 0..self.frames[ply].moves.len() {
+            let m = self.frames[ply].moves.as_slice()[i];
+            let s = match tactical_score(&self.eval, &self.pos, m) {
+                Some(s) => Some(if m == tt_move { TT_SCORE } else { s }),
+                None if in_check => Some(if m == tt_move {
+                    TT_SCORE
+                } else {
+                    self.history[moving_piece(&self.pos, m).idx()][m.to().idx()] - (1 << 29)
+                }),
+                None => None,
+            };
+            if let Some(s) = s {
+                let f = &mut self.frames[ply];
+                f.moves.as_mut_slice()[n] = m;
+                f.scores[n] = s;
+                n += 1;
+            }
+        }
+        self.frames[ply].moves.truncate(n);
+        let mut best_move = Move::NULL;
+        for i in 0..n {
+            let (m, score) = self.frames[ply].pick(i);
+            if !in_check {
+                // Exchanges that lose material cannot raise a stand-pat score.
+                if score < 0 {
+                    continue;
+                }
+                let promo = promotion_gain(&self.eval, &self.pos, m);
+                let gain = captured(&self.pos, m).map_or(0, |t| self.eval.value(t)) + promo;
+                if stand + gain + 200 < alpha && promo == 0 {
+                    continue;
+                }
+            }
+            self.pos.make_move(m);
+            let gives_check = self.pos.in_check();
+            let s = -self.qsearch(-beta, -alpha, ply + 1, gives_check);
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    best_move = m;
+                    self.update_pv(ply, m);
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, best_move, score_to_tt(best, ply), stand, 0, bound);
+        best
+    }
+
+    /// Deepest ply of the last iteration.
+    pub fn seldepth(&self) -> usize {
+        self.seldepth
+    }
+}
+
+/// Lazy SMP depth skew: helper threads leave out some depths so that the threads spread
+/// over consecutive depths instead of all searching the same tree in step.
+fn skip_depth(id: usize, depth: u32) -> bool {
+    const SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    let i = (id - 1) % 20;
+    ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
+}

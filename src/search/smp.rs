@@ -1,0 +1,340 @@
+//! Lazy SMP: N threads search the same root with a shared table, each with its own
+//! history and killers; helpers skew their depths. The engine facade the protocols use.
+
+use super::{Completed, Counter, Info, Limits, SearchResult, Shared, Worker, MAX_PLY};
+use crate::eval::Eval;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::tt::TranspositionTable;
+use crate::variant::Variant;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Stack of a search thread: every ply holds a move list and its scores on the stack.
+const STACK_BYTES: usize = 32 << 20;
+
+/// Most search threads an engine runs.
+pub const MAX_THREADS: usize = 256;
+
+/// What a running search tells its listener.
+pub enum Event<'a> {
+    /// An iteration completed.
+    Info(&'a Info),
+    /// The search ended; this is the move to play.
+    Done(&'a SearchResult),
+}
+
+/// The listener a search reports to (called from the search thread).
+pub type Listener = Box<dyn FnMut(Event) + Send>;
+
+/// A search running in the background.
+pub struct SearchHandle {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<SearchResult>>,
+}
+
+impl SearchHandle {
+    /// Asks the search to stop as soon as possible (it still reports `Done`).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// True when the search has ended.
+    pub fn is_finished(&self) -> bool {
+        self.thread.as_ref().is_none_or(|t| t.is_finished())
+    }
+
+    /// Waits for the search to end and returns its result.
+    pub fn join(mut self) -> SearchResult {
+        self.wait()
+    }
+
+    fn wait(&mut self) -> SearchResult {
+        match self.thread.take() {
+            Some(t) => t.join().unwrap_or_default(),
+            None => SearchResult::default(),
+        }
+    }
+}
+
+impl Drop for SearchHandle {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}
+
+/// The searching engine: the shared table, thread count and evaluation cache, kept
+/// between searches of a game.
+pub struct Engine {
+    tt: Arc<TranspositionTable>,
+    threads: usize,
+    hash_mb: usize,
+    eval: Mutex<Option<(Arc<Variant>, Arc<Eval>)>>,
+}
+
+impl Engine {
+    /// An engine with `threads` threads and a table of `hash_mb` MB (which must be
+    /// available: see `try_new`).
+    pub fn new(threads: usize, hash_mb: usize) -> Engine {
+        match Engine::try_new(threads, hash_mb) {
+            Ok(e) => e,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// An engine, or an error if the table's memory cannot be had.
+    pub fn try_new(threads: usize, hash_mb: usize) -> Result<Engine, String> {
+        Ok(Engine {
+            tt: Arc::new(TranspositionTable::try_new(hash_mb)?),
+            threads: threads.clamp(1, MAX_THREADS),
+            hash_mb: hash_mb.max(1),
+            eval: Mutex::new(None),
+        })
+    }
+
+    /// Number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Sets the number of search threads.
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.clamp(1, MAX_THREADS);
+    }
+
+    /// Table size in MB.
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// Resizes (and so empties) the table; keeps the old one if the memory is not there.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+        if mb.max(1) != self.hash_mb {
+            // Free the old table first so that its memory can be reused.
+            self.tt = Arc::new(TranspositionTable::new(1));
+            match TranspositionTable::try_new(mb.max(1)) {
+                Ok(t) => {
+                    self.hash_mb = mb.max(1);
+                    self.tt = Arc::new(t);
+                }
+                Err(e) => {
+                    self.tt = Arc::new(TranspositionTable::new(self.hash_mb));
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Forgets everything learnt (new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// The shared table (for tests and statistics).
+    pub fn tt(&self) -> &Arc<TranspositionTable> {
+        &self.tt
+    }
+
+    /// The evaluation of a variant, built once and reused while the variant stays.
+    pub fn eval_for(&self, v: &Arc<Variant>) -> Arc<Eval> {
+        let mut cache = self.eval.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((cv, e)) = cache.as_ref() {
+            if Arc::ptr_eq(cv, v) {
+                return Arc::clone(e);
+            }
+        }
+        let e = Arc::new(Eval::new(v));
+        *cache = Some((Arc::clone(v), Arc::clone(&e)));
+        e
+    }
+
+    /// Starts a search in the background; the listener hears each iteration and the end.
+    pub fn start(&self, pos: &Position, limits: Limits, mut listener: Listener) -> SearchHandle {
+        let stop = Arc::new(AtomicBool::new(false));
+        let start = Instant::now();
+        let v = pos.variant();
+        let search = &v.file.search;
+        let plan = limits.plan(pos.side_to_move());
+        let shared = Arc::new(Shared {
+            tt: Arc::clone(&self.tt),
+            eval: self.eval_for(v),
+            stop: Arc::clone(&stop),
+            nodes: (0..self.threads).map(|_| Counter::default()).collect(),
+            limits,
+            plan,
+            start,
+            null_move: search.null_move,
+            deepest: AtomicU32::new(0),
+            lmr: search.lmr,
+        });
+        self.tt.new_search();
+        let root = pos.clone();
+        let threads = self.threads;
+        let thread = std::thread::Builder::new()
+            .name("search-0".into())
+            .stack_size(STACK_BYTES)
+            .spawn(move || run(root, shared, threads, &mut *listener))
+            .expect("cannot start a search thread");
+        SearchHandle {
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    /// Searches and waits for the result.
+    pub fn search(&self, pos: &Position, limits: Limits, listener: Listener) -> SearchResult {
+        self.start(pos, limits, listener).join()
+    }
+}
+
+/// The main search thread: starts the helpers, iterates, waits for `stop` in infinite
+/// mode, and picks the move of the deepest completed iteration.
+fn run(
+    root: Position,
+    shared: Arc<Shared>,
+    threads: usize,
+    listener: &mut (dyn FnMut(Event) + Send),
+) -> SearchResult {
+    let mut legal = crate::moves::MoveList::new();
+    root.legal_moves(&mut legal);
+    if legal.is_empty() {
+        let res = SearchResult {
+            best: None,
+            score: if root.in_check() { -super::MATE } else { 0 },
+            ..SearchResult::default()
+        };
+        wait_if_infinite(&shared);
+        listener(Event::Done(&res));
+        return res;
+    }
+    let results: Vec<(Option<Completed>, usize)> = std::thread::scope(|scope| {
+        let mut helpers = Vec::new();
+        for id in 1..threads {
+            let sh = Arc::clone(&shared);
+            let p = root.clone();
+            let h = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    let mut w = Worker::new(id, p, Arc::clone(&sh));
+                    w.iterate(&mut |_, _, _| {});
+                    if !sh.limits.infinite {
+                        sh.stop.store(true, Ordering::Relaxed);
+                    }
+                    (w.completed.take(), w.seldepth())
+                });
+            match h {
+                Ok(h) => helpers.push(h),
+                Err(_) => break,
+            }
+        }
+        let mut main = Worker::new(0, root.clone(), Arc::clone(&shared));
+        main.iterate(&mut |w, depth, score| {
+            let pv = w
+                .completed
+                .as_ref()
+                .map(|c| c.2.clone())
+                .unwrap_or_default();
+            let info = make_info(&shared, &root, depth, w.seldepth() as u32, score, &pv);
+            listener(Event::Info(&info));
+        });
+        wait_if_infinite(&shared);
+        shared.stop.store(true, Ordering::Relaxed);
+        let mut out = vec![(main.completed.take(), main.seldepth())];
+        for h in helpers {
+            if let Ok(r) = h.join() {
+                out.push(r);
+            }
+        }
+        out
+    });
+    // The deepest completed iteration wins; at equal depth the higher score.
+    let mut best: Option<&Completed> = None;
+    for (c, _) in &results {
+        if let Some(c) = c {
+            if c.2.is_empty() {
+                continue;
+            }
+            let better = match best {
+                None => true,
+                Some(b) => c.0 > b.0 || (c.0 == b.0 && c.1 > b.1),
+            };
+            if better {
+                best = Some(c);
+            }
+        }
+    }
+    let ms = shared.start.elapsed().as_millis() as u64;
+    let nodes = shared.total_nodes();
+    let (depth, score, pv) = match best {
+        Some((d, s, pv)) => (*d, *s, pv.clone()),
+        None => (0, 0, vec![legal.as_slice()[0]]),
+    };
+    let mut text = Vec::new();
+    let mut p = root.clone();
+    for &m in &pv {
+        text.push(p.move_to_string(m));
+        p.make_move(m);
+    }
+    let res = SearchResult {
+        best: pv.first().copied(),
+        score,
+        depth,
+        nodes,
+        ms,
+        pv,
+        pv_text: text,
+    };
+    if threads > 1 && results[0].0.as_ref().is_none_or(|c| c.0 < depth) {
+        // A helper got further than the main thread: report its line before the move.
+        let info = make_info(
+            &shared,
+            &root,
+            depth,
+            results.iter().map(|r| r.1 as u32).max().unwrap_or(0),
+            score,
+            &res.pv,
+        );
+        listener(Event::Info(&info));
+    }
+    listener(Event::Done(&res));
+    res
+}
+
+fn wait_if_infinite(shared: &Shared) {
+    while shared.limits.infinite && !shared.stop.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+fn make_info(
+    shared: &Shared,
+    root: &Position,
+    depth: u32,
+    seldepth: u32,
+    score: i32,
+    pv: &[Move],
+) -> Info {
+    let ms = shared.start.elapsed().as_millis() as u64;
+    let nodes = shared.total_nodes();
+    let mut p = root.clone();
+    let mut text = Vec::with_capacity(pv.len());
+    for &m in pv.iter().take(MAX_PLY) {
+        text.push(p.move_to_string(m));
+        p.make_move(m);
+    }
+    Info {
+        depth,
+        seldepth,
+        score,
+        nodes,
+        ms,
+        nps: nodes * 1000 / ms.max(1),
+        hashfull: shared.tt.hashfull(),
+        pv: text,
+    }
+}

@@ -1,0 +1,262 @@
+//! The transposition table: shared by every search thread, lock-free.
+//!
+//! Each entry is two `AtomicU64`: the packed data, and the key XOR the data. A reader
+//! accepts an entry only when the two words XOR back to its key, so an entry torn by two
+//! threads writing at once reads as a miss rather than as another position's move
+//! (Hyatt's lockless hashing). The searcher still checks a table move against the legal
+//! list before playing it: a 64-bit key can collide. The static evaluation, a mere
+//! cache, lives in a side word with a 16-bit key check of its own.
+
+use crate::moves::Move;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
+
+/// How a stored score bounds the true score.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The score is exact (a PV node).
+    Exact,
+    /// The true score is at least this (a fail high).
+    Lower,
+    /// The true score is at most this (a fail low).
+    Upper,
+}
+
+/// What a probe found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// Best or refuting move; `Move::NULL` if none.
+    pub mv: Move,
+    /// Score, mate scores relative to the stored node (see `score_to_tt`).
+    pub score: i32,
+    /// Static evaluation of the node (`NO_EVAL` if not known).
+    pub eval: i32,
+    /// Remaining depth of the search that stored it.
+    pub depth: i32,
+    /// What the score means.
+    pub bound: Bound,
+}
+
+/// Entries per bucket: one cache line of 64 bytes.
+const BUCKET: usize = 4;
+/// Static eval marker for "not stored".
+pub const NO_EVAL: i32 = -32768;
+/// Age steps wrap at this value (6 bits).
+const AGE_MOD: u8 = 64;
+/// Bits of a `Move` (from 7, to 7, promotion 6, kind 3, partner promotion 6).
+const MOVE_BITS: u32 = 29;
+
+/// Packs an entry into 64 bits: move 29, score 16, depth 7, bound 2 (0 marks an empty
+/// slot), age 6.
+fn pack(mv: Move, score: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    let b = match bound {
+        Bound::Exact => 1u64,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    (mv.0 as u64 & ((1 << MOVE_BITS) - 1))
+        | ((score.clamp(-32767, 32767) as i16 as u16 as u64) << 29)
+        | ((depth.clamp(0, 127) as u64) << 45)
+        | (b << 52)
+        | ((age as u64 & 63) << 54)
+}
+
+/// The entry in `d` (eval filled in by the caller), or None for an empty slot.
+fn unpack(d: u64) -> Option<Hit> {
+    let bound = match (d >> 52) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => return None,
+    };
+    Some(Hit {
+        mv: Move(d & ((1 << MOVE_BITS) - 1)),
+        score: ((d >> 29) as u16 as i16) as i32,
+        eval: NO_EVAL,
+        depth: ((d >> 45) & 127) as i32,
+        bound,
+    })
+}
+
+fn age_of(d: u64) -> u8 {
+    ((d >> 54) & 63) as u8
+}
+
+/// The static-eval side word: 16 key bits to check it against, and the eval.
+fn pack_eval(key: u64, eval: i32) -> u32 {
+    ((key >> 48) as u32) << 16 | (eval.clamp(-32768, 32767) as i16 as u16 as u32)
+}
+
+/// A shared, lock-free transposition table.
+pub struct TranspositionTable {
+    /// `2 * BUCKET` words per bucket: (key ^ data, data) pairs.
+    words: Vec<AtomicU64>,
+    /// Per entry: the static evaluation, a cache with its own 16-bit key check (a torn
+    /// one can only misjudge a position, never play a wrong move).
+    evals: Vec<AtomicU32>,
+    buckets: usize,
+    age: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        match TranspositionTable::try_new(mb) {
+            Ok(t) => t,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A table of about `mb` megabytes, or an error if the memory cannot be had.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+        let bytes_per_bucket = BUCKET * (16 + 4);
+        let buckets = ((mb.max(1) << 20) / bytes_per_bucket).max(1);
+        let fail = |_| format!("cannot allocate a {mb} MB hash table");
+        let mut words = Vec::new();
+        words
+            .try_reserve_exact(buckets * BUCKET * 2)
+            .map_err(fail)?;
+        words.extend((0..buckets * BUCKET * 2).map(|_| AtomicU64::new(0)));
+        let mut evals = Vec::new();
+        evals.try_reserve_exact(buckets * BUCKET).map_err(fail)?;
+        evals.extend((0..buckets * BUCKET).map(|_| AtomicU32::new(0)));
+        Ok(TranspositionTable {
+            words,
+            evals,
+            buckets,
+            age: AtomicU8::new(0),
+        })
+    }
+
+    /// Number of entries.
+    pub fn capacity(&self) -> usize {
+        self.buckets * BUCKET
+    }
+
+    /// Empties the table (between games).
+    pub fn clear(&self) {
+        for w in &self.words {
+            w.store(0, Ordering::Relaxed);
+        }
+        for e in &self.evals {
+            e.store(0, Ordering::Relaxed);
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search generation: older entries become preferred victims.
+    pub fn new_search(&self) {
+        let a = (self.age.load(Ordering::Relaxed) + 1) % AGE_MOD;
+        self.age.store(a, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> usize {
+        // Multiply-shift maps the key uniformly onto any bucket count without a modulo.
+        ((key as u128 * self.buckets as u128) >> 64) as usize * BUCKET
+    }
+
+    /// Looks a position up.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Hit> {
+        let b = self.bucket(key);
+        for i in b..b + BUCKET {
+            let check = self.words[2 * i].load(Ordering::Relaxed);
+            let data = self.words[2 * i + 1].load(Ordering::Relaxed);
+            if check ^ data == key {
+                if let Some(mut h) = unpack(data) {
+                    let e = self.evals[i].load(Ordering::Relaxed);
+                    if e >> 16 == (key >> 48) as u32 {
+                        h.eval = (e as u16 as i16) as i32;
+                    }
+                    return Some(h);
+                }
+            }
+        }
+        None
+    }
+
+    /// Stores a search result; keeps a previous move when the new result has none.
+    #[inline]
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let b = self.bucket(key);
+        let age = self.age.load(Ordering::Relaxed);
+        let mut victim = b;
+        let mut worst = i32::MAX;
+        for i in b..b + BUCKET {
+            let check = self.words[2 * i].load(Ordering::Relaxed);
+            let data = self.words[2 * i + 1].load(Ordering::Relaxed);
+            let old = unpack(data);
+            if check ^ data == key {
+                if let Some(o) = old {
+                    // Keep a deeper result of this very position from the same search.
+                    if bound != Bound::Exact && o.depth > depth + 2 && age_of(data) == age {
+                        return;
+                    }
+                    let mv = if mv == Move::NULL { o.mv } else { mv };
+                    self.write(i, key, pack(mv, score, depth, bound, age), eval);
+                    return;
+                }
+            }
+            let Some(o) = old else {
+                victim = i;
+                break;
+            };
+            // Replace the shallowest entry, counting each generation of age as 8 plies.
+            let stale = (age + AGE_MOD - age_of(data)) % AGE_MOD;
+            let merit = o.depth - 8 * stale as i32;
+            if merit < worst {
+                worst = merit;
+                victim = i;
+            }
+        }
+        self.write(victim, key, pack(mv, score, depth, bound, age), eval);
+    }
+
+    #[inline(always)]
+    fn write(&self, i: usize, key: u64, data: u64, eval: i32) {
+        self.words[2 * i + 1].store(data, Ordering::Relaxed);
+        self.words[2 * i].store(key ^ data, Ordering::Relaxed);
+        self.evals[i].store(pack_eval(key, eval), Ordering::Relaxed);
+    }
+
+    /// Per mille of the first thousand entries filled by the current search generation.
+    pub fn hashfull(&self) -> u32 {
+        let n = self.capacity().min(1000);
+        let age = self.age.load(Ordering::Relaxed);
+        let used = (0..n)
+            .filter(|&i| {
+                let d = self.words[2 * i + 1].load(Ordering::Relaxed);
+                (d >> 52) & 3 != 0 && age_of(d) == age
+            })
+            .count();
+        (used * 1000 / n) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Square;
+    use crate::moves::MoveKind;
+
+    #[test]
+    fn store_then_probe_returns_the_same_entry() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::new(Square(12), Square(28), MoveKind::Swap)
+            .with_promotion(4)
+            .with_partner_promotion(31);
+        tt.store(0xDEAD_BEEF_1234_5678, m, -31990, 57, 9, Bound::Lower);
+        let h = tt.probe(0xDEAD_BEEF_1234_5678).expect("stored entry");
+        assert_eq!(
+            h,
+            Hit {
+                mv: m,
+                score: -31990,
+                eval: 57,
+                depth: 9,
+                bound: Bound::Lower
+            }
+        );
+        assert_eq!(tt.probe(0xDEAD_BEEF_1234_5679), None);
+    }
+}

@@ -1,0 +1,320 @@
+//! The UCI protocol loop (with Fairy-Stockfish's `UCI_Variant` and `VariantPath`).
+//!
+//! Bad input never ends the loop: an unknown command, a bad FEN or an illegal move is
+//! answered with `info string error …` and the engine keeps its position.
+
+use crate::builtin;
+use crate::moves::Color;
+use crate::position::Position;
+use crate::protocol::{Msg, Out};
+use crate::search::smp::MAX_THREADS;
+use crate::search::{uci_score, Engine, Event, Limits, SearchHandle};
+use crate::variant::Variant;
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::Arc;
+
+/// Default table size in MB.
+pub const DEFAULT_HASH_MB: usize = 16;
+
+struct Uci {
+    out: Out,
+    engine: Engine,
+    variant: Arc<Variant>,
+    pos: Position,
+    search: Option<(SearchHandle, bool)>,
+    tx: Sender<Msg>,
+    serial: u64,
+}
+
+/// Runs the loop until `quit` or the end of input (which lets a finite search finish).
+pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
+    let variant = match builtin::get("chess") {
+        Ok(v) => v,
+        Err(e) => {
+            out.line(&format!("info string error {e}"));
+            return;
+        }
+    };
+    let mut u = Uci {
+        out,
+        engine: Engine::new(1, DEFAULT_HASH_MB),
+        pos: Position::startpos(&variant),
+        variant,
+        search: None,
+        tx,
+        serial: 0,
+    };
+    while let Ok(msg) = rx.recv() {
+        match msg {
+            Msg::Line(l) => {
+                if !u.command(&l) {
+                    break;
+                }
+            }
+            Msg::Eof => {
+                // Piped input: let a bounded search finish and print its move.
+                if let Some((h, infinite)) = u.search.take() {
+                    if infinite {
+                        h.stop();
+                    }
+                    h.join();
+                }
+                break;
+            }
+            Msg::Done(..) => {}
+        }
+    }
+    u.stop();
+}
+
+/// The value after `key` in `parts` up to the next keyword of `keys`.
+fn after<'a>(parts: &'a [&'a str], key: &str, keys: &[&str]) -> Option<String> {
+    let i = parts.iter().position(|p| *p == key)?;
+    let rest: Vec<&str> = parts[i + 1..]
+        .iter()
+        .take_while(|p| !keys.contains(p))
+        .copied()
+        .collect();
+    Some(rest.join(" "))
+}
+
+impl Uci {
+    fn error(&self, msg: impl std::fmt::Display) {
+        self.out.line(&format!("info string error {msg}"));
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    fn stop(&mut self) {
+        if let Some((h, _)) = self.search.take() {
+            h.stop();
+            h.join();
+        }
+    }
+
+    /// Handles one line; false means quit.
+    fn command(&mut self, line: &str) -> bool {
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        let Some(&cmd) = parts.first() else {
+            return true;
+        };
+        if self.search.as_ref().is_some_and(|(h, _)| h.is_finished()) {
+            self.search = None;
+        }
+        match cmd {
+            "uci" => self.uci(),
+            "isready" => self.out.line("readyok"),
+            "setoption" => self.setoption(&parts),
+            "ucinewgame" => {
+                self.stop();
+                self.engine.clear();
+                self.pos = Position::startpos(&self.variant);
+            }
+            "position" => {
+                self.stop();
+                self.position(&parts);
+            }
+            "go" => {
+                self.stop();
+                self.go(&parts);
+            }
+            "stop" => self.stop(),
+            "ponderhit" => {}
+            "quit" => return false,
+            "d" => {
+                self.out
+                    .line(&format!("info string fen {}", self.pos.fen()));
+            }
+            _ => self.error(format!("unknown command: {line}")),
+        }
+        true
+    }
+
+    fn uci(&self) {
+        self.out
+            .line(&format!("id name Tenfold {}", env!("CARGO_PKG_VERSION")));
+        self.out.line("id author the Tenfold authors");
+        let mut vars: Vec<String> = builtin::names().iter().map(|s| s.to_string()).collect();
+        if !vars.contains(&self.variant.name) {
+            vars.push(self.variant.name.clone());
+        }
+        let combo: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
+        self.out.line(&format!(
+            "option name UCI_Variant type combo default {} {}",
+            self.variant.name,
+            combo.join(" ")
+        ));
+        self.out.line(&format!(
+            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+            self.engine.threads()
+        ));
+        self.out.line(&format!(
+            "option name Hash type spin default {} min 1 max 65536",
+            self.engine.hash_mb()
+        ));
+        self.out
+            .line("option name VariantPath type string default <empty>");
+        self.out.line("option name Clear Hash type button");
+        self.out.line("uciok");
+    }
+
+    fn setoption(&mut self, parts: &[&str]) {
+        let name = after(parts, "name", &["value"]).unwrap_or_default();
+        let value = after(parts, "value", &[]).unwrap_or_default();
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => match builtin::get(&value) {
+                Ok(v) => {
+                    self.stop();
+                    self.set_variant(v);
+                }
+                Err(e) => self.error(e),
+            },
+            "threads" => match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => {
+                    self.stop();
+                    self.engine.set_threads(n);
+                }
+                _ => self.error(format!("Threads wants 1..{MAX_THREADS}, not \"{value}\"")),
+            },
+            "hash" => match value.parse::<usize>() {
+                Ok(n) if (1..=65536).contains(&n) => {
+                    self.stop();
+                    if let Err(e) = self.engine.set_hash(n) {
+                        self.error(e);
+                    }
+                }
+                _ => self.error(format!("Hash wants 1..65536 MB, not \"{value}\"")),
+            },
+            "variantpath" => {
+                if value.is_empty() || value == "<empty>" {
+                    return;
+                }
+                match builtin::load_file(&value) {
+                    Ok(v) => self.out.line(&format!(
+                        "info string loaded variant {} from {value}",
+                        v.name
+                    )),
+                    Err(e) => self.error(e),
+                }
+            }
+            "clear hash" => self.engine.clear(),
+            _ => self.error(format!("unknown option \"{name}\"")),
+        }
+    }
+
+    fn set_variant(&mut self, v: Arc<Variant>) {
+        self.pos = Position::startpos(&v);
+        self.out.line(&format!(
+            "info string variant {} files {} ranks {} startpos {}",
+            v.name, v.board.files, v.board.ranks, v.start_fen
+        ));
+        self.variant = v;
+    }
+
+    fn position(&mut self, parts: &[&str]) {
+        let mut p = match parts.get(1) {
+            Some(&"startpos") => Position::startpos(&self.variant),
+            Some(&"fen") => {
+                let fen = after(parts, "fen", &["moves"]).unwrap_or_default();
+                match Position::from_fen(&self.variant, &fen) {
+                    Ok(p) => p,
+                    Err(e) => return self.error(e),
+                }
+            }
+            _ => return self.error("position needs startpos or fen"),
+        };
+        if let Some(i) = parts.iter().position(|x| *x == "moves") {
+            for m in &parts[i + 1..] {
+                match p.parse_move(m) {
+                    Ok(mv) => p.make_move(mv),
+                    Err(e) => return self.error(e),
+                }
+            }
+        }
+        self.pos = p;
+    }
+
+    fn go(&mut self, parts: &[&str]) {
+        let mut l = Limits::default();
+        let num = |i: usize| parts.get(i + 1).and_then(|s| s.parse::<i64>().ok());
+        let mut i = 1;
+        while i < parts.len() {
+            let n = num(i);
+            let u = n.map(|x| x.max(0) as u64);
+            match parts[i] {
+                "wtime" => l.time[Color::White.idx()] = u,
+                "btime" => l.time[Color::Black.idx()] = u,
+                "winc" => l.inc[Color::White.idx()] = u.unwrap_or(0),
+                "binc" => l.inc[Color::Black.idx()] = u.unwrap_or(0),
+                "movestogo" => l.movestogo = u.map(|x| x as u32),
+                "movetime" => l.movetime = u,
+                "depth" => l.depth = u.map(|x| x.max(1) as u32),
+                "nodes" => l.nodes = u,
+                "mate" => l.mate = u.map(|x| x.max(1) as u32),
+                "infinite" => {
+                    l.infinite = true;
+                    i += 1;
+                    continue;
+                }
+                "ponder" => {
+                    i += 1;
+                    continue;
+                }
+                "searchmoves" => {
+                    i += 1;
+                    while i < parts.len() {
+                        match self.pos.parse_move(parts[i]) {
+                            Ok(m) => l.searchmoves.push(m),
+                            Err(_) => break,
+                        }
+                        i += 1;
+                    }
+                    continue;
+                }
+                other => {
+                    self.error(format!("unknown go parameter \"{other}\""));
+                    i += 1;
+                    continue;
+                }
+            }
+            if n.is_none() {
+                self.error(format!("go {} needs a number", parts[i]));
+                i += 1;
+            } else {
+                i += 2;
+            }
+        }
+        let infinite = l.infinite;
+        let out = self.out.clone();
+        let root = self.pos.clone();
+        self.serial += 1;
+        let serial = self.serial;
+        let tx = self.tx.clone();
+        let listener = Box::new(move |ev: Event| match ev {
+            Event::Info(info) => {
+                out.line(&format!(
+                    "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv {}",
+                    info.depth,
+                    info.seldepth,
+                    info.uci_score(),
+                    info.nodes,
+                    info.nps,
+                    info.hashfull,
+                    info.ms,
+                    info.pv.join(" ")
+                ));
+            }
+            Event::Done(r) => {
+                let best = r
+                    .best
+                    .map_or("(none)".to_string(), |m| root.move_to_string(m));
+                if r.best.is_none() {
+                    out.line(&format!("info depth 0 score {}", uci_score(r.score)));
+                }
+                out.line(&format!("bestmove {best}"));
+                let _ = tx.send(Msg::Done(serial, r.clone()));
+            }
+        });
+        let h = self.engine.start(&self.pos, l, listener);
+        self.search = Some((h, infinite));
+    }
+}

@@ -1,0 +1,485 @@
+//! The XBoard/CECP protocol loop (protocol version 2).
+//!
+//! Games XBoard does not know are announced after `variant` with `setup` (board size,
+//! piece letters, start position) and one `piece <letter>& <Betza>` line per piece, so
+//! the GUI can show and check their moves. Bad input never ends the loop: an illegal or
+//! unparsable move gets `Illegal move: …`, anything else `Error (…): …`.
+
+use crate::builtin;
+use crate::moves::Color;
+use crate::notation::GameResult;
+use crate::position::Position;
+use crate::protocol::{Msg, Out};
+use crate::search::{Engine, Event, Limits, SearchHandle, MATE, MATE_BOUND};
+use crate::variant::Variant;
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::Arc;
+
+/// Our games that XBoard knows under another name.
+const XBOARD_NAMES: &[(&str, &str)] = &[("chess", "normal")];
+/// Games XBoard knows by these very names (their boards and pieces need no `setup`).
+const XBOARD_KNOWN: &[&str] = &[
+    "normal",
+    "capablanca",
+    "gothic",
+    "janus",
+    "caparandom",
+    "falcon",
+    "shatranj",
+    "courier",
+    "knightmate",
+    "berolina",
+    "xiangqi",
+    "shogi",
+    "makruk",
+    "great",
+    "grand",
+    "spartan",
+    "seirawan",
+    "fischerandom",
+    "crazyhouse",
+    "atomic",
+    "3check",
+    "suicide",
+    "giveaway",
+    "losers",
+    "twokings",
+    "cylinder",
+    "superchess",
+];
+/// XBoard's piece slots in its own order (the `setup` piece-to-char table).
+const XBOARD_SLOTS: &str = "PNBRQFEACWMOHIJGDVLSUK";
+
+/// The name XBoard uses for a game.
+pub fn xboard_name(ours: &str) -> &str {
+    XBOARD_NAMES
+        .iter()
+        .find(|(o, _)| *o == ours)
+        .map_or(ours, |(_, x)| x)
+}
+
+/// Our name for a game XBoard names.
+fn our_name(x: &str) -> &str {
+    XBOARD_NAMES
+        .iter()
+        .find(|(_, n)| *n == x)
+        .map_or(x, |(o, _)| o)
+}
+
+/// The `setup` and `piece` lines that describe a game to XBoard.
+pub fn setup_lines(v: &Variant) -> Vec<String> {
+    let slots: Vec<char> = XBOARD_SLOTS.chars().collect();
+    let mut table = vec!['.'; slots.len()];
+    let mut order: Vec<usize> = (0..v.pieces.len()).collect();
+    // Royals and pawns first, so they get the K and P slots.
+    order.sort_by_key(|&t| !(v.pieces[t].royal || v.pieces[t].pawn));
+    for t in order {
+        let p = &v.pieces[t];
+        let want = if p.royal {
+            Some(slots.len() - 1)
+        } else if p.pawn {
+            Some(0)
+        } else {
+            slots.iter().position(|&c| c == p.letter)
+        };
+        let slot = match want {
+            Some(s) if table[s] == '.' => Some(s),
+            _ => (1..slots.len() - 1).find(|&s| table[s] == '.'),
+        };
+        if let Some(s) = slot {
+            table[s] = p.letter;
+        }
+    }
+    let white: String = table.iter().collect();
+    let black: String = white.to_ascii_lowercase();
+    let hand = if v.uses_hands() { v.board.files } else { 0 };
+    let mut out = vec![format!(
+        "setup ({white}{black}) {}x{}+{hand}_fairy {}",
+        v.board.files, v.board.ranks, v.start_fen
+    )];
+    for p in &v.pieces {
+        out.push(format!("piece {}& {}", p.letter, p.betza));
+    }
+    out
+}
+
+struct XBoard {
+    out: Out,
+    engine: Engine,
+    variant: Arc<Variant>,
+    pos: Position,
+    force: bool,
+    engine_side: Color,
+    post: bool,
+    /// Moves per time control (0 = the whole game), base and increment in ms.
+    mps: u32,
+    base_ms: u64,
+    inc_ms: u64,
+    st_ms: Option<u64>,
+    sd: Option<u32>,
+    time_ms: Option<u64>,
+    otim_ms: Option<u64>,
+    search: Option<(SearchHandle, u64)>,
+    serial: u64,
+    tx: Sender<Msg>,
+}
+
+/// Runs the loop until `quit` or the end of input (a running search is finished first).
+pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
+    let variant = match builtin::get("chess") {
+        Ok(v) => v,
+        Err(e) => {
+            out.line(&format!("Error (no variant): {e}"));
+            return;
+        }
+    };
+    let mut x = XBoard {
+        out,
+        engine: Engine::new(1, crate::uci::DEFAULT_HASH_MB),
+        pos: Position::startpos(&variant),
+        variant,
+        force: false,
+        engine_side: Color::Black,
+        post: false,
+        mps: 0,
+        base_ms: 60_000,
+        inc_ms: 0,
+        st_ms: None,
+        sd: None,
+        time_ms: None,
+        otim_ms: None,
+        search: None,
+        serial: 0,
+        tx,
+    };
+    while let Ok(msg) = rx.recv() {
+        match msg {
+            Msg::Line(l) => {
+                if !x.command(&l) {
+                    break;
+                }
+            }
+            Msg::Eof => {
+                if let Some((h, _)) = x.search.take() {
+                    let r = h.join();
+                    x.play_result(r);
+                }
+                break;
+            }
+            Msg::Done(serial, r) => {
+                // Results of abandoned searches are stale: only the current one plays.
+                if x.search.as_ref().is_some_and(|(_, s)| *s == serial) {
+                    x.search = None;
+                    x.play_result(r);
+                }
+            }
+        }
+    }
+    x.abandon();
+}
+
+impl XBoard {
+    fn error(&self, kind: &str, what: &str) {
+        self.out.line(&format!("Error ({kind}): {what}"));
+    }
+
+    /// Stops a search and throws its move away.
+    fn abandon(&mut self) {
+        if let Some((h, _)) = self.search.take() {
+            h.stop();
+            h.join();
+        }
+    }
+
+    fn command(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let (cmd, arg) = match line.split_once(char::is_whitespace) {
+            Some((c, a)) => (c, a.trim()),
+            None => (line, ""),
+        };
+        match cmd {
+            "" => {}
+            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
+            | "ics" | "hard" | "easy" | "draw" | "hint" | "bk" | "." | "analyze" | "exit" => {}
+            "protover" => self.features(),
+            "new" => {
+                self.abandon();
+                self.engine.clear();
+                if let Ok(v) = builtin::get("chess") {
+                    self.variant = v;
+                }
+                self.pos = Position::startpos(&self.variant);
+                self.force = false;
+                self.engine_side = Color::Black;
+                self.sd = None;
+                self.st_ms = None;
+                self.time_ms = None;
+                self.otim_ms = None;
+            }
+            "variant" => {
+                self.abandon();
+                match builtin::get(our_name(arg)) {
+                    Ok(v) => {
+                        self.pos = Position::startpos(&v);
+                        if !XBOARD_KNOWN.contains(&xboard_name(&v.name)) {
+                            for l in setup_lines(&v) {
+                                self.out.line(&l);
+                            }
+                        }
+                        self.variant = v;
+                    }
+                    Err(e) => self.error("unknown variant", &e.to_string()),
+                }
+            }
+            "force" => {
+                self.abandon();
+                self.force = true;
+            }
+            "go" => {
+                self.abandon();
+                self.force = false;
+                self.engine_side = self.pos.side_to_move();
+                self.think();
+            }
+            "playother" => {
+                self.abandon();
+                self.force = false;
+                self.engine_side = self.pos.side_to_move().flip();
+            }
+            "white" | "black" => {
+                self.abandon();
+                let c = if cmd == "white" {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                self.engine_side = c.flip();
+            }
+            "level" => self.level(arg),
+            "st" => match arg.parse::<f64>() {
+                Ok(s) if s > 0.0 => self.st_ms = Some((s * 1000.0) as u64),
+                _ => self.error("bad st", arg),
+            },
+            "sd" => match arg.parse::<u32>() {
+                Ok(d) if d > 0 => self.sd = Some(d),
+                _ => self.error("bad sd", arg),
+            },
+            "time" | "otim" => match arg.parse::<i64>() {
+                Ok(cs) => {
+                    let ms = Some(cs.max(0).saturating_mul(10) as u64);
+                    if cmd == "time" {
+                        self.time_ms = ms;
+                    } else {
+                        self.otim_ms = ms;
+                    }
+                }
+                Err(_) => self.error(&format!("bad {cmd}"), arg),
+            },
+            "usermove" => self.usermove(arg),
+            "?" => {
+                if let Some((h, _)) = &self.search {
+                    h.stop();
+                }
+            }
+            "ping" => self.out.line(&format!("pong {arg}")),
+            "result" => {
+                self.abandon();
+                self.force = true;
+            }
+            "setboard" => {
+                self.abandon();
+                match Position::from_fen(&self.variant, arg) {
+                    Ok(p) => self.pos = p,
+                    Err(e) => {
+                        self.out.line("tellusererror Illegal position");
+                        self.error("illegal position", &e.to_string());
+                    }
+                }
+            }
+            "undo" | "remove" => {
+                self.abandon();
+                let n = if cmd == "undo" { 1 } else { 2 };
+                for _ in 0..n {
+                    if self.pos.ply_count() > 0 {
+                        self.pos.unmake_move();
+                    }
+                }
+            }
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "memory" => match arg.parse::<usize>() {
+                Ok(mb) if mb > 0 => {
+                    self.abandon();
+                    if let Err(e) = self.engine.set_hash(mb) {
+                        self.error("memory", &e);
+                    }
+                }
+                _ => self.error("bad memory", arg),
+            },
+            "cores" => match arg.parse::<usize>() {
+                Ok(n) if n > 0 => {
+                    self.abandon();
+                    self.engine.set_threads(n);
+                }
+                _ => self.error("bad cores", arg),
+            },
+            "quit" => return false,
+            _ => {
+                // A bare move (GUIs that refused usermove=1 send moves as they are).
+                if arg.is_empty() && cmd.chars().any(|c| c.is_ascii_digit()) {
+                    self.usermove(cmd);
+                } else {
+                    self.error("unknown command", line);
+                }
+            }
+        }
+        true
+    }
+
+    fn features(&self) {
+        let mut vars: Vec<&str> = Vec::new();
+        for n in builtin::names() {
+            vars.push(xboard_name(n));
+        }
+        self.out.line(&format!(
+            "feature ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 \
+             colors=0 name=0 nps=0 memory=1 smp=1 myname=\"Tenfold {}\" variants=\"{}\"",
+            env!("CARGO_PKG_VERSION"),
+            vars.join(",")
+        ));
+        self.out.line("feature done=1");
+    }
+
+    /// `level MPS BASE INC`: BASE in minutes or `min:sec`, INC in seconds.
+    fn level(&mut self, arg: &str) {
+        let f: Vec<&str> = arg.split_whitespace().collect();
+        let parse = || -> Option<(u32, u64, u64)> {
+            let mps = f.first()?.parse::<u32>().ok()?;
+            let base = f.get(1)?;
+            let base_ms = match base.split_once(':') {
+                Some((m, s)) => m
+                    .parse::<u64>()
+                    .ok()?
+                    .saturating_mul(60_000)
+                    .saturating_add(s.parse::<u64>().ok()?.saturating_mul(1000)),
+                None => (base.parse::<f64>().ok()? * 60_000.0) as u64,
+            };
+            let inc_ms = (f.get(2)?.parse::<f64>().ok()? * 1000.0) as u64;
+            Some((mps, base_ms, inc_ms))
+        };
+        match parse() {
+            Some((mps, base, inc)) => {
+                self.mps = mps;
+                self.base_ms = base;
+                self.inc_ms = inc;
+                self.st_ms = None;
+                self.time_ms = None;
+            }
+            None => self.error("bad level", arg),
+        }
+    }
+
+    fn usermove(&mut self, text: &str) {
+        if self.search.is_some() {
+            // Thinking on the other side's time is not supported: finish first.
+            self.abandon();
+        }
+        match self.pos.parse_move(text) {
+            Ok(m) => {
+                self.pos.make_move(m);
+                if self.announce_end() {
+                    return;
+                }
+                if !self.force && self.pos.side_to_move() == self.engine_side {
+                    self.think();
+                }
+            }
+            Err(_) => self.out.line(&format!("Illegal move: {text}")),
+        }
+    }
+
+    /// Prints the result if the game is over; true if it is.
+    fn announce_end(&self) -> bool {
+        let Some((r, why)) = self.pos.game_result() else {
+            return false;
+        };
+        let text = match (r, why) {
+            (GameResult::WhiteWins, "checkmate") => "{White mates}".to_string(),
+            (GameResult::BlackWins, "checkmate") => "{Black mates}".to_string(),
+            (_, w) => format!("{{{w}}}"),
+        };
+        self.out.line(&format!("{} {text}", r.pgn()));
+        true
+    }
+
+    fn think(&mut self) {
+        if self.pos.game_result().is_some() {
+            self.announce_end();
+            return;
+        }
+        let mut l = Limits {
+            depth: self.sd,
+            ..Limits::default()
+        };
+        let us = self.pos.side_to_move();
+        if let Some(st) = self.st_ms {
+            l.movetime = Some(st);
+        } else {
+            let mine = self.time_ms.unwrap_or(self.base_ms);
+            l.time[us.idx()] = Some(mine);
+            l.time[us.flip().idx()] = Some(self.otim_ms.unwrap_or(self.base_ms));
+            l.inc = [self.inc_ms; 2];
+            if self.mps > 0 {
+                let played = (self.pos.fullmove().max(1) - 1) % self.mps;
+                l.movestogo = Some(self.mps - played);
+            }
+        }
+        self.serial += 1;
+        let serial = self.serial;
+        let out = self.out.clone();
+        let post = self.post;
+        let tx = self.tx.clone();
+        let listener = Box::new(move |ev: Event| match ev {
+            Event::Info(i) if post => {
+                let score = if i.score.abs() >= MATE_BOUND {
+                    let moves = ((MATE - i.score.abs() + 1) / 2) as i64;
+                    if i.score > 0 {
+                        100_000 + moves
+                    } else {
+                        -100_000 - moves
+                    }
+                } else {
+                    i.score as i64
+                };
+                out.line(&format!(
+                    "{} {} {} {} {}",
+                    i.depth,
+                    score,
+                    i.ms / 10,
+                    i.nodes,
+                    i.pv.join(" ")
+                ));
+            }
+            Event::Info(_) => {}
+            Event::Done(r) => {
+                let _ = tx.send(Msg::Done(serial, r.clone()));
+            }
+        });
+        let h = self.engine.start(&self.pos, l, listener);
+        self.search = Some((h, serial));
+    }
+
+    fn play_result(&mut self, r: crate::search::SearchResult) {
+        match r.best {
+            Some(m) => {
+                self.out
+                    .line(&format!("move {}", self.pos.move_to_string(m)));
+                self.pos.make_move(m);
+                self.announce_end();
+            }
+            None => {
+                self.announce_end();
+            }
+        }
+    }
+}

@@ -1,0 +1,440 @@
+//! Scripted UCI and XBoard sessions: each line sent, each answer awaited.
+
+use std::io::Write;
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use tenfold::protocol::{detect, queue, Dialect, Msg, Out};
+use tenfold::{builtin, Position};
+
+#[derive(Clone, Default)]
+struct Buf(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Buf {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A protocol loop on a thread, fed line by line, its output read line by line.
+struct Session {
+    tx: Sender<Msg>,
+    buf: Buf,
+    seen: usize,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Session {
+    fn start(run: fn(std::sync::mpsc::Receiver<Msg>, Sender<Msg>, Out)) -> Session {
+        let (tx, rx) = queue();
+        let buf = Buf::default();
+        let out = Out::new(Box::new(buf.clone()));
+        let t = tx.clone();
+        let thread = std::thread::spawn(move || run(rx, t, out));
+        Session {
+            tx,
+            buf,
+            seen: 0,
+            thread: Some(thread),
+        }
+    }
+
+    fn uci() -> Session {
+        Session::start(tenfold::uci::run)
+    }
+
+    fn xboard() -> Session {
+        Session::start(tenfold::xboard::run)
+    }
+
+    fn send(&self, line: &str) {
+        self.tx.send(Msg::Line(line.to_string())).unwrap();
+    }
+
+    fn lines(&self) -> Vec<String> {
+        let b = self.buf.0.lock().unwrap();
+        String::from_utf8_lossy(&b)
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Waits for the next unseen line starting with `prefix` and returns it.
+    fn expect(&mut self, prefix: &str) -> String {
+        let t0 = Instant::now();
+        loop {
+            let lines = self.lines();
+            if let Some(i) = (self.seen..lines.len()).find(|&i| lines[i].starts_with(prefix)) {
+                self.seen = i + 1;
+                return lines[i].clone();
+            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(20),
+                "no line starting with {prefix:?}; output so far:\n{}",
+                lines.join("\n")
+            );
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// The lines after the last awaited one, once the loop has answered a sync command.
+    fn unseen(&self) -> Vec<String> {
+        self.lines()[self.seen..].to_vec()
+    }
+
+    fn quit(mut self, cmd: &str) {
+        self.send(cmd);
+        self.thread
+            .take()
+            .unwrap()
+            .join()
+            .expect("the loop must not panic");
+    }
+}
+
+fn chess_start() -> Position {
+    Position::startpos(&builtin::get("chess").unwrap())
+}
+
+fn mini() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mini.toml");
+    builtin::load_file(path).unwrap();
+    path.to_string()
+}
+
+#[test]
+fn uci_handshake_lists_the_variant_options() {
+    let mut s = Session::uci();
+    s.send("uci");
+    s.expect("id name Tenfold");
+    let combo = s.expect("option name UCI_Variant type combo");
+    assert!(combo.contains("var chess"), "{combo}");
+    s.expect("option name Threads type spin");
+    s.expect("option name Hash type spin");
+    s.expect("option name VariantPath type string");
+    s.expect("uciok");
+    s.send("isready");
+    s.expect("readyok");
+    s.send("setoption name UCI_Variant value chess");
+    let info = s.expect("info string variant chess");
+    assert_eq!(
+        info,
+        "info string variant chess files 8 ranks 8 startpos rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    s.quit("quit");
+}
+
+#[test]
+fn uci_go_depth_reports_info_then_a_legal_bestmove() {
+    let mut s = Session::uci();
+    s.send("ucinewgame");
+    s.send("position startpos moves e2e4 e7e5");
+    s.send("go depth 4");
+    let info = s.expect("info depth 4 ");
+    assert!(
+        info.contains(" score cp ") && info.contains(" pv "),
+        "{info}"
+    );
+    let best = s.expect("bestmove ");
+    let mut p = chess_start();
+    p.play_moves("e2e4 e7e5").unwrap();
+    assert!(
+        p.parse_move(best.split_whitespace().nth(1).unwrap())
+            .is_ok(),
+        "{best}"
+    );
+    s.quit("quit");
+}
+
+#[test]
+fn uci_illegal_move_is_an_error_and_the_position_is_kept() {
+    let mut s = Session::uci();
+    s.send("position startpos moves e2e4");
+    s.send("position startpos moves e7e5 e2e4");
+    s.expect("info string error");
+    s.send("position fen 8/8/8 w - - 0 1");
+    s.expect("info string error");
+    // Still the position after 1. e4: Black to move.
+    s.send("d");
+    let fen = s.expect("info string fen ");
+    assert!(
+        fen.ends_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"),
+        "{fen}"
+    );
+    s.send("go depth 2");
+    let best = s.expect("bestmove ");
+    let mut p = chess_start();
+    p.play_moves("e2e4").unwrap();
+    assert!(
+        p.parse_move(best.split_whitespace().nth(1).unwrap())
+            .is_ok(),
+        "{best}"
+    );
+    s.quit("quit");
+}
+
+#[test]
+fn uci_survives_garbage() {
+    let mut s = Session::uci();
+    for junk in [
+        "go depth x",
+        "setoption name Threads value lots",
+        "setoption name Hash value 0",
+        "setoption name Nonsense value 3",
+        "setoption name UCI_Variant value nosuch",
+        "setoption name VariantPath value /no/such/file.toml",
+        "position",
+        "position fen",
+        "position startpos moves",
+        "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6 e1g1 zz",
+        "go searchmoves zz depth 1",
+        "\u{0}\u{1b}[31m ü ∑ 🂡",
+        "bestmove e2e4",
+        "go wtime -5 btime -5",
+        "go wtime 9223372036854775807 winc 9223372036854775807 movestogo 0 depth 1",
+        "go depth 4294967296",
+    ] {
+        s.send(junk);
+    }
+    s.send("isready");
+    s.expect("readyok");
+    // The quick go commands above each printed a move; the loop still answers.
+    s.send("position startpos");
+    s.send("go depth 1");
+    s.expect("bestmove ");
+    s.quit("quit");
+}
+
+#[test]
+fn uci_stop_answers_an_infinite_search_quickly() {
+    let mut s = Session::uci();
+    s.send("position startpos");
+    s.send("go infinite");
+    s.expect("info depth 3 ");
+    std::thread::sleep(Duration::from_millis(100));
+    let t0 = Instant::now();
+    s.send("stop");
+    s.expect("bestmove ");
+    assert!(
+        t0.elapsed() < Duration::from_millis(100),
+        "stop took {:?}",
+        t0.elapsed()
+    );
+    s.quit("quit");
+}
+
+#[test]
+fn uci_variant_path_loads_a_table_and_plays_it() {
+    let path = mini();
+    let mut s = Session::uci();
+    s.send(&format!("setoption name VariantPath value {path}"));
+    s.expect("info string loaded variant mini");
+    s.send("setoption name UCI_Variant value mini");
+    let info = s.expect("info string variant mini");
+    assert_eq!(info, "info string variant mini files 6 ranks 6 startpos rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1");
+    s.send("position startpos moves b2b3");
+    s.send("go depth 3");
+    let best = s.expect("bestmove ");
+    let v = builtin::get("mini").unwrap();
+    let mut p = Position::startpos(&v);
+    p.play_moves("b2b3").unwrap();
+    assert!(
+        p.parse_move(best.split_whitespace().nth(1).unwrap())
+            .is_ok(),
+        "{best}"
+    );
+    s.quit("quit");
+}
+
+#[test]
+fn uci_threads_and_hash_options_take_effect() {
+    let mut s = Session::uci();
+    s.send("setoption name Threads value 2");
+    s.send("setoption name Hash value 4");
+    s.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    s.send("go depth 3");
+    let info = s.expect("info depth 3 ");
+    assert!(info.contains("score mate 1"), "{info}");
+    assert_eq!(s.expect("bestmove "), "bestmove a1a8");
+    s.quit("quit");
+}
+
+#[test]
+fn xboard_handshake_announces_features() {
+    let mut s = Session::xboard();
+    s.send("xboard");
+    s.send("protover 2");
+    let f = s.expect("feature ");
+    for want in ["setboard=1", "usermove=1", "ping=1", "variants=\"normal"] {
+        assert!(f.contains(want), "{want} missing from {f}");
+    }
+    s.expect("feature done=1");
+    s.send("ping 5");
+    assert_eq!(s.expect("pong"), "pong 5");
+    s.quit("quit");
+}
+
+#[test]
+fn xboard_plays_black_after_a_user_move() {
+    let mut s = Session::xboard();
+    s.send("xboard");
+    s.send("new");
+    s.send("sd 3");
+    s.send("post");
+    s.send("usermove e2e4");
+    let thinking = s.expect("3 ");
+    assert!(thinking.split_whitespace().count() >= 5, "{thinking}");
+    let mv = s.expect("move ");
+    let mut p = chess_start();
+    p.play_moves("e2e4").unwrap();
+    assert!(p.parse_move(&mv[5..]).is_ok(), "{mv}");
+    s.quit("quit");
+}
+
+#[test]
+fn xboard_illegal_move_is_refused_and_the_position_kept() {
+    let mut s = Session::xboard();
+    s.send("xboard");
+    s.send("new");
+    s.send("force");
+    s.send("usermove e2e5");
+    assert_eq!(s.expect("Illegal move"), "Illegal move: e2e5");
+    s.send("usermove zz9");
+    assert_eq!(s.expect("Illegal move"), "Illegal move: zz9");
+    s.send("usermove e2e4");
+    s.send("usermove e7e5");
+    s.send("sd 2");
+    s.send("go");
+    let mv = s.expect("move ");
+    let mut p = chess_start();
+    p.play_moves("e2e4 e7e5").unwrap();
+    assert!(p.parse_move(&mv[5..]).is_ok(), "{mv}");
+    s.send("ping 9");
+    s.expect("pong 9");
+    assert!(
+        s.unseen().iter().all(|l| !l.starts_with("Error")),
+        "{:?}",
+        s.unseen()
+    );
+    s.quit("quit");
+}
+
+#[test]
+fn xboard_setboard_go_mates_and_announces_the_result() {
+    let mut s = Session::xboard();
+    s.send("xboard");
+    s.send("protover 2");
+    s.send("new");
+    s.send("force");
+    s.send("setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    s.send("st 1");
+    s.send("sd 3");
+    s.send("go");
+    assert_eq!(s.expect("move "), "move a1a8");
+    assert_eq!(s.expect("1-0"), "1-0 {White mates}");
+    s.send("setboard not a fen");
+    s.expect("tellusererror");
+    s.send("result 1-0 {White mates}");
+    s.send("ping 2");
+    s.expect("pong 2");
+    s.quit("quit");
+}
+
+#[test]
+fn xboard_describes_a_game_it_does_not_know_with_setup_and_piece_lines() {
+    mini();
+    let mut s = Session::xboard();
+    s.send("xboard");
+    s.send("protover 2");
+    s.send("variant mini");
+    let setup = s.expect("setup ");
+    assert!(setup.starts_with("setup (PN.RQ"), "{setup}");
+    assert!(
+        setup.ends_with(") 6x6+0_fairy rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1"),
+        "{setup}"
+    );
+    assert_eq!(s.expect("piece P&"), "piece P& fmWfcF");
+    assert_eq!(s.expect("piece N&"), "piece N& N");
+    s.expect("piece K&");
+    s.send("usermove b2b3");
+    s.send("sd 2");
+    s.send("go");
+    s.expect("move ");
+    s.send("variant nosuch");
+    s.expect("Error (unknown variant)");
+    s.quit("quit");
+}
+
+#[test]
+fn xboard_time_controls_are_accepted_and_a_move_comes_in_time() {
+    let mut s = Session::xboard();
+    for l in [
+        "xboard",
+        "protover 2",
+        "new",
+        "level 0 0:01 0.01",
+        "time 100",
+        "otim 100",
+        "usermove d2d4",
+    ] {
+        s.send(l);
+    }
+    let t0 = Instant::now();
+    s.expect("move ");
+    assert!(
+        t0.elapsed() < Duration::from_millis(600),
+        "took {:?}",
+        t0.elapsed()
+    );
+    s.send("level 40 x 0");
+    s.expect("Error (bad level)");
+    s.quit("quit");
+}
+
+#[test]
+fn xboard_survives_garbage() {
+    let mut s = Session::xboard();
+    for junk in [
+        "",
+        "protover",
+        "level",
+        "st -1",
+        "sd zero",
+        "time lots",
+        "undo",
+        "remove",
+        "memory 0",
+        "cores x",
+        "level 0 99999999999999999:99999999999999 0",
+        "time 9223372036854775807",
+        "st 1e308",
+        "\u{7f}\u{1b}",
+    ] {
+        s.send(junk);
+    }
+    s.send("ping 3");
+    s.expect("pong 3");
+    s.quit("quit");
+}
+
+#[test]
+fn the_first_command_picks_the_protocol() {
+    assert_eq!(detect("uci"), Dialect::Uci);
+    assert_eq!(detect("xboard"), Dialect::XBoard);
+    assert_eq!(detect("protover 2"), Dialect::XBoard);
+}
+
+#[test]
+fn end_of_input_lets_a_bounded_search_finish() {
+    let mut s = Session::uci();
+    s.send("position startpos");
+    s.send("go depth 3");
+    s.tx.send(Msg::Eof).unwrap();
+    s.expect("bestmove ");
+    s.thread.take().unwrap().join().unwrap();
+}

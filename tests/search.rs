@@ -1,0 +1,324 @@
+//! Search: mates at the right depth, draw scores, table round trips under threads,
+//! bench determinism, stop latency and the clock.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tenfold::moves::{Move, MoveKind};
+use tenfold::search::{Engine, Limits, SearchResult, MATE};
+use tenfold::tt::{Bound, TranspositionTable};
+use tenfold::{bench, builtin, Position, Square};
+
+/// Tests here measure time or load every core: they take turns.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn chess(fen: &str) -> Position {
+    Position::from_fen(&builtin::get("chess").unwrap(), fen).unwrap()
+}
+
+fn search(pos: &Position, limits: Limits, threads: usize) -> SearchResult {
+    Engine::new(threads, 16).search(pos, limits, Box::new(|_| {}))
+}
+
+/// Mate in `n` moves is found by a search of 2n-1 plies, with the mating line.
+fn assert_mate(fen: &str, n: i32, first: &str) {
+    let pos = chess(fen);
+    let r = search(&pos, Limits::depth((2 * n - 1) as u32), 1);
+    assert_eq!(
+        r.score,
+        MATE - (2 * n - 1),
+        "{fen}: score {} pv {:?}",
+        r.score,
+        r.pv_text
+    );
+    assert_eq!(r.pv_text.first().map(String::as_str), Some(first), "{fen}");
+    assert_eq!(r.pv.len() as i32, 2 * n - 1, "{fen}: pv {:?}", r.pv_text);
+}
+
+#[test]
+fn mate_in_one_is_found_at_depth_one() {
+    let _turn = serial();
+    // Back-rank mate (C2: checkmate loses).
+    assert_mate("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, "a1a8");
+    assert_mate(
+        "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3",
+        1,
+        "f3f7",
+    );
+}
+
+#[test]
+fn mate_in_two_is_found_at_depth_three() {
+    let _turn = serial();
+    // A quiet rook sacrifice, then a pawn mates.
+    assert_mate("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", 2, "a1a6");
+    assert_mate(
+        "6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1",
+        2,
+        "g2g1",
+    );
+}
+
+#[test]
+fn mate_in_three_is_found_at_depth_five() {
+    let _turn = serial();
+    assert_mate("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3, "f6a6");
+    assert_mate(
+        "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1",
+        3,
+        "f8c5",
+    );
+}
+
+#[test]
+fn stalemate_scores_zero_and_has_no_move() {
+    let _turn = serial();
+    // C2: stalemate draws.
+    let r = search(
+        &chess("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+        Limits::depth(4),
+        1,
+    );
+    assert_eq!((r.best, r.score), (None, 0));
+}
+
+#[test]
+fn a_checkmated_side_has_no_move_and_a_mate_score() {
+    let _turn = serial();
+    let r = search(
+        &chess("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"),
+        Limits::depth(4),
+        1,
+    );
+    assert_eq!((r.best, r.score), (None, -MATE));
+}
+
+#[test]
+fn the_fifty_move_rule_makes_a_queen_up_a_draw() {
+    let _turn = serial();
+    // C2: the clock stands at 99; any move that is not a capture or pawn move draws.
+    let r = search(
+        &chess("7k/8/8/8/8/8/8/1Q5K w - - 99 80"),
+        Limits::depth(5),
+        1,
+    );
+    assert_eq!(r.score, 0, "pv {:?}", r.pv_text);
+}
+
+#[test]
+fn perpetual_check_saves_the_side_two_queens_down() {
+    let _turn = serial();
+    // C2: repetition draws; White checks forever.
+    let r = search(
+        &chess("7k/6p1/6Q1/8/8/8/qq6/7K w - - 0 1"),
+        Limits::depth(9),
+        1,
+    );
+    assert_eq!(r.score, 0, "pv {:?}", r.pv_text);
+}
+
+#[test]
+fn table_entries_survive_concurrent_writers_intact() {
+    let _turn = serial();
+    // Many threads store and probe overlapping keys in a tiny table: every hit must be
+    // the data stored for its own key, never a torn mix of two entries.
+    let tt = Arc::new(TranspositionTable::new(1));
+    let data = |k: u64| {
+        let from = Square((k % 64) as u8);
+        let to = Square(((k >> 6) % 64) as u8);
+        (
+            Move::new(from, to, MoveKind::Normal),
+            ((k >> 12) % 20000) as i32 - 10000,
+            ((k >> 30) % 60) as i32,
+        )
+    };
+    let threads: Vec<_> = (0..4u64)
+        .map(|t| {
+            let tt = Arc::clone(&tt);
+            std::thread::spawn(move || {
+                let mut x = 0x1234_5678_9ABC_DEF0u64 ^ t;
+                let mut hits = 0;
+                for _ in 0..300_000 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let key = x % 50_000 * 0x9E37_79B9_7F4A_7C15;
+                    let (m, s, d) = data(key);
+                    tt.store(key, m, s, s / 2, d, Bound::Exact);
+                    let probe = (x >> 20) % 50_000 * 0x9E37_79B9_7F4A_7C15;
+                    if let Some(h) = tt.probe(probe) {
+                        let (m, s, d) = data(probe);
+                        assert_eq!((h.mv, h.score, h.eval, h.depth), (m, s, s / 2, d));
+                        hits += 1;
+                    }
+                }
+                hits
+            })
+        })
+        .collect();
+    let hits: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
+    assert!(hits > 1000, "only {hits} hits");
+    assert!(tt.hashfull() > 0);
+}
+
+#[test]
+fn bench_node_count_is_deterministic_with_one_thread() {
+    let _turn = serial();
+    let v = builtin::get("chess").unwrap();
+    let a = bench::run(&[Arc::clone(&v)], 6, 1, 8, |_| {}).unwrap();
+    let b = bench::run(&[v], 6, 1, 8, |_| {}).unwrap();
+    assert!(a.lines.len() >= 6);
+    assert_eq!(a.nodes, b.nodes);
+    let per_a: Vec<u64> = a.lines.iter().map(|l| l.nodes).collect();
+    let per_b: Vec<u64> = b.lines.iter().map(|l| l.nodes).collect();
+    assert_eq!(per_a, per_b);
+}
+
+#[test]
+fn a_variant_without_bench_positions_gets_start_and_fixed_lines() {
+    let _turn = serial();
+    let v =
+        tenfold::builtin::load_file(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mini.toml"))
+            .unwrap();
+    let ps = bench::positions(&v).unwrap();
+    assert!(ps.len() >= 4, "{} positions", ps.len());
+    assert_eq!(ps[0].fen(), Position::startpos(&v).fen());
+    // The same lines every time.
+    let again: Vec<String> = bench::positions(&v)
+        .unwrap()
+        .iter()
+        .map(|p| p.fen())
+        .collect();
+    assert_eq!(ps.iter().map(|p| p.fen()).collect::<Vec<_>>(), again);
+}
+
+#[test]
+fn search_works_on_a_loaded_game_through_the_generic_api() {
+    let _turn = serial();
+    let v =
+        tenfold::builtin::load_file(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mini.toml"))
+            .unwrap();
+    let pos = Position::startpos(&v);
+    let r = search(&pos, Limits::depth(5), 2);
+    let best = r.best.expect("a move");
+    assert!(pos.parse_move(&pos.move_to_string(best)).is_ok());
+}
+
+#[test]
+fn stop_ends_an_infinite_search_within_20_ms() {
+    let _turn = serial();
+    let pos = chess("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let mut worst = Duration::ZERO;
+    let mut best = Duration::MAX;
+    for threads in [1, 2] {
+        for _ in 0..3 {
+            let engine = Engine::new(threads, 16);
+            let limits = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            let h = engine.start(&pos, limits, Box::new(|_| {}));
+            std::thread::sleep(Duration::from_millis(150));
+            let t0 = Instant::now();
+            h.stop();
+            let r = h.join();
+            let dt = t0.elapsed();
+            assert!(r.best.is_some());
+            worst = worst.max(dt);
+            best = best.min(dt);
+        }
+    }
+    assert!(
+        best < Duration::from_millis(20),
+        "fastest stop took {best:?}"
+    );
+    assert!(
+        worst < Duration::from_millis(100),
+        "slowest stop took {worst:?}"
+    );
+}
+
+#[test]
+fn node_limit_is_exact_with_one_thread() {
+    let _turn = serial();
+    let pos = chess("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let l = Limits {
+        nodes: Some(5000),
+        ..Limits::default()
+    };
+    let a = search(&pos, l.clone(), 1);
+    let b = search(&pos, l, 1);
+    assert_eq!(a.nodes, b.nodes);
+    assert!(a.nodes <= 5000 + 1, "{} nodes", a.nodes);
+    assert_eq!(a.best, b.best);
+}
+
+#[test]
+fn a_ten_millisecond_increment_never_loses_on_time() {
+    let _turn = serial();
+    // Engine against itself from one second each, 10 ms a move: the clocks must never
+    // run out (time spent is measured around the whole search, thread start included).
+    let v = builtin::get("chess").unwrap();
+    let mut pos = Position::startpos(&v);
+    let mut clock = [300u64, 300u64];
+    let engine = Engine::new(1, 16);
+    for _ in 0..40 {
+        if pos.game_result().is_some() {
+            break;
+        }
+        let us = pos.side_to_move();
+        let limits = Limits {
+            time: [Some(clock[0]), Some(clock[1])],
+            inc: [10, 10],
+            ..Limits::default()
+        };
+        let t0 = Instant::now();
+        let r = engine.search(&pos, limits, Box::new(|_| {}));
+        let spent = t0.elapsed().as_millis() as u64;
+        assert!(
+            spent < clock[us.idx()],
+            "{:?} spent {spent} ms of {} ms",
+            us,
+            clock[us.idx()]
+        );
+        clock[us.idx()] = clock[us.idx()] - spent + 10;
+        pos.make_move(r.best.expect("a move"));
+    }
+    assert!(clock.iter().all(|&c| c > 0));
+}
+
+#[test]
+fn a_table_move_that_is_not_legal_here_is_never_played() {
+    let _turn = serial();
+    // As if another position with the same key had stored a move: h1h8 is no move of
+    // the start position (the rook is blocked), yet the table claims it is best.
+    let pos = chess("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let engine = Engine::new(1, 4);
+    let bogus = Move::new(Square(7), Square(63), MoveKind::Normal);
+    engine
+        .tt()
+        .store(pos.key(), bogus, 500, 500, 60, Bound::Exact);
+    let r = engine.search(&pos, Limits::depth(3), Box::new(|_| {}));
+    let best = r.best.expect("a move");
+    assert_ne!(best, bogus);
+    assert!(pos.parse_move(&pos.move_to_string(best)).is_ok());
+}
+
+#[test]
+fn every_built_in_searches_its_bench_positions_without_blowing_up() {
+    let _turn = serial();
+    // Quiescence must stay finite and small in every game: combines, splits and
+    // transforms carry a type in the move but are not promotions.
+    for name in builtin::names() {
+        let v = builtin::get(name).unwrap();
+        for pos in bench::positions(&v).unwrap() {
+            let r = search(&pos, Limits::depth(5), 1);
+            assert!(r.nodes < 100_000, "{name} {}: {} nodes", pos.fen(), r.nodes);
+            let best = r.best.expect("a move");
+            assert!(pos.parse_move(&pos.move_to_string(best)).is_ok(), "{name}");
+        }
+    }
+}
