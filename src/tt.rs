@@ -53,7 +53,7 @@ fn pack(mv: Move, score: i32, depth: i32, bound: Bound, age: u8) -> u64 {
         Bound::Lower => 2,
         Bound::Upper => 3,
     };
-    (mv.0 as u64 & ((1 << MOVE_BITS) - 1))
+    (mv.0 & ((1 << MOVE_BITS) - 1))
         | ((score.clamp(-32767, 32767) as i16 as u16 as u64) << 29)
         | ((depth.clamp(0, 127) as u64) << 45)
         | (b << 52)
