@@ -16,7 +16,7 @@ use crate::position::Position;
 use crate::variant::Variant;
 use engine::{UciEngine, XboardEngine};
 use pgn::GameRecord;
-use player::{material, EngineSpec, GreedyPlayer, Limit, Player, PlayerError, RandomPlayer, Rng};
+use player::{material, Baseline, EngineSpec, Limit, Player, PlayerError, Rng};
 use stats::{Penta, Sprt, SprtVerdict, Wld};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -248,8 +248,8 @@ pub fn make_player(spec: &EngineSpec, seed: u64) -> Box<dyn Player> {
             Box::new(XboardEngine::new(&spec.name, cmd, &spec.args))
         }
         (Some(cmd), _) => Box::new(UciEngine::new(&spec.name, cmd, &spec.args, &spec.options)),
-        (None, "random") => Box::new(RandomPlayer::new(&spec.name, seed)),
-        (None, "greedy") => Box::new(GreedyPlayer::new(&spec.name, seed)),
+        (None, "random") => Box::new(Baseline::random(&spec.name, seed)),
+        (None, "greedy") => Box::new(Baseline::greedy(&spec.name, seed)),
         (None, _) => {
             // A Tenfold configuration: this very binary in UCI mode.
             let exe = std::env::current_exe()

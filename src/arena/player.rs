@@ -109,90 +109,35 @@ pub fn material(pos: &Position, c: Color) -> i32 {
     sum
 }
 
-/// Plays a uniformly random legal move.
-pub struct RandomPlayer {
+/// The built-in baselines, so strength can be sanity-checked in any game: `random`
+/// plays a uniformly random legal move; `greedy` looks one ply deep and takes the move
+/// that leaves it the most material (mate first), ties broken at random.
+pub struct Baseline {
     name: String,
     rng: Rng,
+    greedy: bool,
 }
 
-impl RandomPlayer {
+impl Baseline {
     /// A random mover with its own seed.
-    pub fn new(name: &str, seed: u64) -> RandomPlayer {
-        RandomPlayer {
+    pub fn random(name: &str, seed: u64) -> Baseline {
+        Baseline {
             name: name.to_string(),
             rng: Rng::new(seed),
+            greedy: false,
         }
     }
-}
 
-impl Player for RandomPlayer {
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn new_game(&mut self, _: &str, _: &str) -> Result<(), PlayerError> {
-        Ok(())
-    }
-    fn think(
-        &mut self,
-        pos: &Position,
-        _: &str,
-        _: &[String],
-        _: &Limit,
-    ) -> Result<Reply, PlayerError> {
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
-        if list.is_empty() {
-            return Err(PlayerError::Protocol(
-                "asked to move with no legal move".into(),
-            ));
-        }
-        let m = list.as_slice()[self.rng.below(list.len())];
-        Ok(Reply {
-            mv: pos.move_to_string(m),
-            score_cp: None,
-        })
-    }
-    fn quit(&mut self) {}
-}
-
-/// One ply deep: takes the move that leaves it the most material (mate first), ties
-/// broken at random — the "can it at least take what is offered" baseline.
-pub struct GreedyPlayer {
-    name: String,
-    rng: Rng,
-}
-
-impl GreedyPlayer {
-    /// A greedy mover with its own seed.
-    pub fn new(name: &str, seed: u64) -> GreedyPlayer {
-        GreedyPlayer {
-            name: name.to_string(),
-            rng: Rng::new(seed),
+    /// A greedy one-ply capture maximiser with its own seed.
+    pub fn greedy(name: &str, seed: u64) -> Baseline {
+        Baseline {
+            greedy: true,
+            ..Baseline::random(name, seed)
         }
     }
-}
 
-impl Player for GreedyPlayer {
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn new_game(&mut self, _: &str, _: &str) -> Result<(), PlayerError> {
-        Ok(())
-    }
-    fn think(
-        &mut self,
-        pos: &Position,
-        _: &str,
-        _: &[String],
-        _: &Limit,
-    ) -> Result<Reply, PlayerError> {
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
-        if list.is_empty() {
-            return Err(PlayerError::Protocol(
-                "asked to move with no legal move".into(),
-            ));
-        }
+    /// The moves the greedy rule keeps: those with the best material after one ply.
+    fn best_by_material(pos: &Position, list: &MoveList) -> Vec<crate::moves::Move> {
         let me = pos.side_to_move();
         let mut p = pos.clone();
         let mut best = i32::MIN;
@@ -217,6 +162,36 @@ impl Player for GreedyPlayer {
                 choices.push(m);
             }
         }
+        choices
+    }
+}
+
+impl Player for Baseline {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn new_game(&mut self, _: &str, _: &str) -> Result<(), PlayerError> {
+        Ok(())
+    }
+    fn think(
+        &mut self,
+        pos: &Position,
+        _: &str,
+        _: &[String],
+        _: &Limit,
+    ) -> Result<Reply, PlayerError> {
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        if list.is_empty() {
+            return Err(PlayerError::Protocol(
+                "asked to move with no legal move".into(),
+            ));
+        }
+        let choices = if self.greedy {
+            Baseline::best_by_material(pos, &list)
+        } else {
+            list.iter().copied().collect()
+        };
         let m = choices[self.rng.below(choices.len())];
         Ok(Reply {
             mv: pos.move_to_string(m),
@@ -316,7 +291,7 @@ mod tests {
     fn greedy_takes_the_free_queen_and_mates_when_it_can() {
         let v = builtin::get("chess").unwrap();
         let pos = Position::from_fen(&v, "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1").unwrap();
-        let mut g = GreedyPlayer::new("g", 1);
+        let mut g = Baseline::greedy("g", 1);
         let r = g.think(&pos, "", &[], &Limit::default()).unwrap();
         assert_eq!(r.mv, "d1d5");
         let mate = Position::from_fen(&v, "6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
@@ -330,7 +305,7 @@ mod tests {
     fn random_player_only_plays_legal_moves() {
         let v = builtin::get("chess").unwrap();
         let mut pos = Position::startpos(&v);
-        let mut r = RandomPlayer::new("r", 5);
+        let mut r = Baseline::random("r", 5);
         for _ in 0..40 {
             if pos.game_result().is_some() {
                 break;
