@@ -341,13 +341,17 @@ impl Position {
                 // Plane addition: the mover's digits are added onto the partner's square,
                 // the chosen alternate is written, and the type is read back (A2).
                 // Only stack moves pay for a clone of the variant handle.
-                let v = Arc::clone(&self.v);
-                let st = v.stacking.as_ref().expect("combine move without stacking");
-                let addend = st.code_at(&self.stacks, from) & st.count_mask;
+                // The stacking rules are borrowed field by field, never through a
+                // cloned handle (see above), so each plane step is its own borrow.
+                let addend = {
+                    let st = self.v.stacking.as_ref().expect("combine without stacking");
+                    st.code_at(&self.stacks, from) & st.count_mask
+                };
                 partner = self.board[to.idx()];
                 moved = self.remove(from);
-                st.add(&mut self.stacks, to, addend);
                 let chosen = m.promotion().expect("combine move names its compound");
+                let st = self.v.stacking.as_ref().expect("combine without stacking");
+                st.add(&mut self.stacks, to, addend);
                 st.set_alt(&mut self.stacks, to, st.code[chosen as usize]);
                 let t = st
                     .type_at(&self.stacks, to)
@@ -358,8 +362,11 @@ impl Position {
             MoveKind::Split => {
                 // Plane subtraction: the landing part's digits leave the start square,
                 // whose remainder is the first type of its composition (A3).
-                let v = Arc::clone(&self.v);
-                let st = v.stacking.as_ref().expect("split move without stacking");
+                let st = self
+                    .v
+                    .stacking
+                    .as_ref()
+                    .expect("split move without stacking");
                 let x = m.promotion().expect("split move names its landing part");
                 moved = self.board[from.idx()];
                 st.sub(&mut self.stacks, from, st.code[x as usize] & st.count_mask);
@@ -484,9 +491,11 @@ impl Position {
                 self.put(u.partner, to);
             }
             MoveKind::Combine => {
-                // Only stack moves pay for a clone of the variant handle.
-                let v = Arc::clone(&self.v);
-                let st = v.stacking.as_ref().expect("combine move without stacking");
+                let st = self
+                    .v
+                    .stacking
+                    .as_ref()
+                    .expect("combine move without stacking");
                 st.sub(
                     &mut self.stacks,
                     to,
@@ -497,9 +506,12 @@ impl Position {
                 self.put(u.moved, from);
             }
             MoveKind::Split => {
-                let v = Arc::clone(&self.v);
-                let st = v.stacking.as_ref().expect("split move without stacking");
                 let landed = self.remove(to);
+                let st = self
+                    .v
+                    .stacking
+                    .as_ref()
+                    .expect("split move without stacking");
                 st.add(
                     &mut self.stacks,
                     from,
@@ -619,7 +631,7 @@ impl Position {
     /// piece leaves it or is captured; a king that leaves its zone (castling included)
     /// takes its side's rights with it.
     fn update_zone_rights(&mut self, m: Move, us: Color, moved: Piece) {
-        let v = Arc::clone(&self.v);
+        let v = &self.v;
         let Some(zc) = &v.zone_castling else { return };
         let before = self.castle_rooks;
         let (from, to) = (m.from(), m.to());
