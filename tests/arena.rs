@@ -7,7 +7,8 @@ use std::process::Command;
 
 const SCRIPT: &str = r#"#!/usr/bin/env bash
 # A minimal UCI engine: plays the first legal move that `tenfold moves` lists.
-# $1 = tenfold binary, $2 = mode (play | crash | hang), $3 = moves before misbehaving.
+# $1 = tenfold binary, $2 = mode (play | crash | hang), $3 = moves before misbehaving,
+# $4 = optional file that receives the pid of each hang's nap.
 T="$1"; MODE="$2"; AFTER="${3:-0}"; n=0; fen=""; moves=""
 while read -r line; do
   case "$line" in
@@ -19,7 +20,9 @@ while read -r line; do
     go*) n=$((n+1))
          if [ "$MODE" != play ] && [ "$n" -gt "$AFTER" ]; then
            [ "$MODE" = crash ] && exit 3
-           sleep 30
+           # Nap in a child process, recording its pid when asked to ($4), so the test
+           # can check that the engine's whole process group is killed.
+           sleep 30 & nap=$!; [ -n "${4:-}" ] && echo "$nap" >> "$4"; wait "$nap"
          fi
          if [ -n "$fen" ]; then m=$("$T" moves --fen "$fen" --moves "$moves" | head -n 1)
          else m=$("$T" moves --moves "$moves" | head -n 1); fi
@@ -126,7 +129,9 @@ fn a_crashing_engine_loses_and_the_match_goes_on() {
 fn a_hanging_engine_forfeits_on_time_and_is_killed() {
     let pgn = std::env::temp_dir().join(format!("tenfold-arena-{}-h.pgn", std::process::id()));
     let _ = std::fs::remove_file(&pgn);
-    let e = engine("H", "hang", 1);
+    let pids = std::env::temp_dir().join(format!("tenfold-arena-{}-h.pids", std::process::id()));
+    let _ = std::fs::remove_file(&pids);
+    let e = format!("{},arg={}", engine("H", "hang", 1), pids.display());
     let a = args(&[
         "match",
         "--engine",
@@ -154,4 +159,34 @@ fn a_hanging_engine_forfeits_on_time_and_is_killed() {
         "{text}"
     );
     assert!(text.contains("H no move in time"));
+    // The engine's own child died with it: no orphaned `sleep 30` outlives the match.
+    let naps = std::fs::read_to_string(&pids).unwrap();
+    assert_eq!(naps.lines().count(), 2, "{naps}");
+    for pid in naps.lines() {
+        assert!(
+            gone(pid.trim()),
+            "the hung engine's child {pid} outlived the match"
+        );
+    }
+}
+
+/// True when the process has exited (no entry in /proc, or only a zombie awaiting its
+/// reaper), waiting up to two seconds for the kill to land.
+fn gone(pid: &str) -> bool {
+    let stat = format!("/proc/{pid}/stat");
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    loop {
+        match std::fs::read_to_string(&stat) {
+            Err(_) => return true,
+            Ok(s)
+                if s.rsplit(')')
+                    .next()
+                    .is_some_and(|r| r.trim_start().starts_with('Z')) =>
+            {
+                return true
+            }
+            Ok(_) if std::time::Instant::now() > end => return false,
+            Ok(_) => std::thread::sleep(std::time::Duration::from_millis(50)),
+        }
+    }
 }

@@ -21,11 +21,17 @@ struct Process {
 
 impl Process {
     fn spawn(cmd: &str, args: &[String]) -> Result<Process, PlayerError> {
-        let mut child = Command::new(cmd)
+        let mut command = Command::new(cmd);
+        command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        // Its own process group, so that killing a hung engine also kills whatever it
+        // started (a wrapper script's engine, a helper process) instead of orphaning it.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
             .spawn()
             .map_err(|e| PlayerError::Start(format!("{cmd}: {e}")))?;
         let stdin = child
@@ -100,8 +106,21 @@ impl Process {
             }
             std::thread::sleep(Duration::from_millis(10));
         }
+        self.kill_group();
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+
+    /// Kills the engine's process group while the engine is not yet reaped (so the
+    /// group id cannot have been reused).
+    fn kill_group(&self) {
+        #[cfg(unix)]
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
     }
 }
 
