@@ -45,6 +45,13 @@ const AGE_MOD: u8 = 64;
 /// Bits of a `Move` (from 7, to 7, promotion 6, kind 3, partner promotion 6).
 const MOVE_BITS: u32 = 29;
 
+/// True when `m` is the move the table stored as `stored`: the table keeps only a
+/// move's low bits, so a move with kill squares (Combined Arms) is recognised by those.
+#[inline]
+pub fn is_stored_move(stored: Move, m: Move) -> bool {
+    stored != Move::NULL && m.0 & ((1 << MOVE_BITS) - 1) == stored.0
+}
+
 /// Packs an entry into 64 bits: move 29, score 16, depth 7, bound 2 (0 marks an empty
 /// slot), age 6.
 fn pack(mv: Move, score: i32, depth: i32, bound: Bound, age: u8) -> u64 {
@@ -258,5 +265,20 @@ mod tests {
             }
         );
         assert_eq!(tt.probe(0xDEAD_BEEF_1234_5679), None);
+    }
+
+    /// A path or shot move keeps its kill squares out of the table; the stored move
+    /// still names it among the legal moves, and names no other move.
+    #[test]
+    fn a_move_with_kills_is_recognised_from_its_stored_part() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::new(Square(9), Square(41), MoveKind::Normal).with_kills(&[Square(17)]);
+        let other = Move::new(Square(9), Square(41), MoveKind::Normal).with_promotion(3);
+        tt.store(42, m, 0, 0, 3, Bound::Exact);
+        let h = tt.probe(42).expect("stored entry");
+        assert_ne!(h.mv, m);
+        assert!(is_stored_move(h.mv, m));
+        assert!(!is_stored_move(h.mv, other));
+        assert!(!is_stored_move(Move::NULL, Move::NULL));
     }
 }

@@ -117,6 +117,8 @@ struct XBoard {
     inc_ms: u64,
     st_ms: Option<u64>,
     sd: Option<u32>,
+    /// CECP `nps`: the clock counts nodes at this rate instead of wall time.
+    nps: Option<u64>,
     time_ms: Option<u64>,
     otim_ms: Option<u64>,
     search: Option<(SearchHandle, u64)>,
@@ -146,6 +148,7 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
         inc_ms: 0,
         st_ms: None,
         sd: None,
+        nps: None,
         time_ms: None,
         otim_ms: None,
         search: None,
@@ -260,6 +263,11 @@ impl XBoard {
                 Ok(s) if s > 0.0 => self.st_ms = Some((s * 1000.0) as u64),
                 _ => self.error("bad st", arg),
             },
+            "nps" => match arg.parse::<u64>() {
+                Ok(0) => self.nps = None,
+                Ok(n) => self.nps = Some(n),
+                Err(_) => self.error("bad nps", arg),
+            },
             "sd" => match arg.parse::<u32>() {
                 Ok(d) if d > 0 => self.sd = Some(d),
                 _ => self.error("bad sd", arg),
@@ -343,7 +351,7 @@ impl XBoard {
         }
         self.out.line(&format!(
             "feature ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 \
-             colors=0 name=0 nps=0 memory=1 smp=1 myname=\"Tenfold {}\" variants=\"{}\"",
+             colors=0 name=0 nps=1 memory=1 smp=1 myname=\"Tenfold {}\" variants=\"{}\"",
             env!("CARGO_PKG_VERSION"),
             vars.join(",")
         ));
@@ -433,6 +441,18 @@ impl XBoard {
                 let played = (self.pos.fullmove().max(1) - 1) % self.mps;
                 l.movestogo = Some(self.mps - played);
             }
+        }
+        if let Some(rate) = self.nps {
+            // Time is counted in nodes: the move gets the nodes its time budget is worth.
+            let ms = match l.movetime {
+                Some(mt) => mt,
+                None => l.plan(us).soft.map_or(1000, |d| d.as_millis() as u64),
+            };
+            l = Limits {
+                depth: l.depth,
+                nodes: Some(rate.saturating_mul(ms).div_ceil(1000).max(1)),
+                ..Limits::default()
+            };
         }
         self.serial += 1;
         let serial = self.serial;

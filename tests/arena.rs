@@ -190,3 +190,36 @@ fn gone(pid: &str) -> bool {
         }
     }
 }
+
+/// Tenfold itself over XBoard: a time per move, and a node limit sent through CECP's
+/// `nps` (the protocol has no node limit of its own).
+#[test]
+fn an_xboard_engine_plays_by_time_and_by_nodes() {
+    for each in ["st=0.05", "nodes=3000"] {
+        let xb = format!(
+            "name=X,cmd={},arg=xboard,proto=xboard",
+            env!("CARGO_BIN_EXE_tenfold")
+        );
+        let a = args(&[
+            "match",
+            "--engine",
+            &xb,
+            "--engine",
+            "name=R,player=random",
+            "--each",
+            each,
+            "--games",
+            "2",
+            "--maxmoves",
+            "20",
+            "--json",
+        ]);
+        let (code, out, err) = tenfold(&a);
+        assert_eq!(code, 0, "{each}: {out}{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let r = &v["results"][0];
+        assert_eq!(r["engine"], "X", "{out}");
+        // Every game ends by the board (or the move cap), none by a fault of X.
+        assert_eq!(r["losses"], 0, "{each}: {out}");
+    }
+}

@@ -396,6 +396,40 @@ fn xboard_time_controls_are_accepted_and_a_move_comes_in_time() {
     s.quit("quit");
 }
 
+/// CECP `nps`: "the engine should not use wall-clock time … but … the number of nodes
+/// it has searched". With `st 1` a move is worth exactly that many nodes, which is how
+/// the arena gives XBoard engines a node limit.
+#[test]
+fn xboard_nps_turns_the_time_per_move_into_nodes() {
+    let mut s = Session::xboard();
+    for l in ["xboard", "protover 2", "new", "post", "nps 3000", "st 1"] {
+        s.send(l);
+    }
+    let f = s.expect("feature ");
+    assert!(f.contains("nps=1"), "{f}");
+    s.send("usermove e2e4");
+    let t0 = Instant::now();
+    let mv = s.expect("move ");
+    // A one-second budget at wall time would think for about a second.
+    assert!(
+        t0.elapsed() < Duration::from_millis(900),
+        "{:?}",
+        t0.elapsed()
+    );
+    let mut nodes = Vec::new();
+    for l in s.lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        if f.len() >= 5 && f[0].parse::<u32>().is_ok() {
+            nodes.push(f[3].parse::<u64>().unwrap());
+        }
+    }
+    assert!(!nodes.is_empty(), "no thinking output before {mv}");
+    assert!(nodes.iter().all(|&n| n <= 3000), "{nodes:?}");
+    s.send("nps x");
+    s.expect("Error (bad nps)");
+    s.quit("quit");
+}
+
 #[test]
 fn xboard_survives_garbage() {
     let mut s = Session::xboard();

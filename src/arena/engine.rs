@@ -276,6 +276,8 @@ pub struct XboardEngine {
     args: Vec<String>,
     proc: Option<Process>,
     usermove: bool,
+    /// The engine announced `feature nps=1`, so a node limit can be set through `nps`.
+    nps: bool,
     variant: String,
 }
 
@@ -288,6 +290,7 @@ impl XboardEngine {
             args: args.to_vec(),
             proc: None,
             usermove: false,
+            nps: false,
             variant: String::new(),
         }
     }
@@ -309,6 +312,9 @@ impl Player for XboardEngine {
                     Ok(l) => {
                         if l.contains("usermove=1") {
                             self.usermove = true;
+                        }
+                        if l.contains("nps=1") {
+                            self.nps = true;
                         }
                         if l.contains("done=1") {
                             break;
@@ -333,6 +339,11 @@ impl Player for XboardEngine {
         limit: &Limit,
     ) -> Result<Reply, PlayerError> {
         let usermove = self.usermove;
+        if limit.nodes.is_some() && !self.nps {
+            return Err(PlayerError::Protocol(
+                "nodes= needs an XBoard engine that announces feature nps=1".into(),
+            ));
+        }
         let p = self
             .proc
             .as_mut()
@@ -358,10 +369,15 @@ impl Player for XboardEngine {
         if let Some(d) = limit.depth {
             p.send(&format!("sd {d}"))?;
         }
-        if let Some(mt) = limit.movetime {
+        if let Some(n) = limit.nodes {
+            // CECP has no node limit; `nps` makes the engine count time in nodes, so
+            // one second of thinking is exactly `n` nodes.
+            p.send(&format!("nps {n}"))?;
+            p.send("st 1")?;
+        } else if let Some(mt) = limit.movetime {
             p.send(&format!("st {}", (mt.as_secs_f64()).max(0.01)))?;
         }
-        if let (Some(t), Some(o)) = (limit.time, limit.opp_time) {
+        if let (None, Some(t), Some(o)) = (limit.nodes, limit.time, limit.opp_time) {
             let base = t.as_secs().max(1);
             p.send(&format!(
                 "level {} {}:{:02} {}",

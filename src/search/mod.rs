@@ -16,7 +16,7 @@ pub use time::{Limits, TimePlan};
 use crate::eval::Eval;
 use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::Position;
-use crate::tt::{Bound, TranspositionTable, NO_EVAL};
+use crate::tt::{is_stored_move, Bound, TranspositionTable, NO_EVAL};
 use ordering::{
     captured, is_tactical, moving_piece, promotion_gain, see, tactical_score, KILLER, TT_SCORE,
 };
@@ -582,9 +582,15 @@ impl Worker {
         if !root && self.pos.halfmove() >= 100 {
             return 0;
         }
-        // A table move is only trusted if it is in the legal list (keys can collide).
-        if tt_move != Move::NULL && !self.frames[ply].moves.iter().any(|&m| m == tt_move) {
-            tt_move = Move::NULL;
+        // A table move is only trusted if it is in the legal list (keys can collide); the
+        // legal move it names carries the kill squares the table does not keep.
+        if tt_move != Move::NULL {
+            tt_move = self.frames[ply]
+                .moves
+                .iter()
+                .copied()
+                .find(|&m| is_stored_move(tt_move, m))
+                .unwrap_or(Move::NULL);
         }
         let n = self.frames[ply].moves.len();
         let killers = self.killers[ply];
@@ -769,8 +775,12 @@ impl Worker {
         for i in 0..self.frames[ply].moves.len() {
             let m = self.frames[ply].moves.as_slice()[i];
             let s = match tactical_score(&self.eval, &self.pos, m) {
-                Some(s) => Some(if m == tt_move { TT_SCORE } else { s }),
-                None if in_check => Some(if m == tt_move {
+                Some(s) => Some(if is_stored_move(tt_move, m) {
+                    TT_SCORE
+                } else {
+                    s
+                }),
+                None if in_check => Some(if is_stored_move(tt_move, m) {
                     TT_SCORE
                 } else {
                     self.history[moving_piece(&self.pos, m).idx()][m.to().idx()] - (1 << 29)
