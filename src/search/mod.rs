@@ -352,6 +352,7 @@ impl Worker {
                 self.stopped = false;
                 if self.shared.stop.load(Ordering::Relaxed)
                     || self.shared.deepest.load(Ordering::Relaxed) >= max_depth
+                    || self.past_soft_limit(instability)
                 {
                     break;
                 }
@@ -383,20 +384,25 @@ impl Worker {
                     break;
                 }
             }
-            if self.id == 0 {
-                if let Some(soft) = self.shared.plan.soft {
-                    let elapsed = self.shared.start.elapsed();
-                    // An unstable best move earns more time; past half the budget the next
-                    // iteration would rarely finish.
-                    let budget = soft.mul_f64(1.0 + 0.25 * instability as f64);
-                    if elapsed >= budget.mul_f64(0.55) {
-                        break;
-                    }
-                }
+            if self.past_soft_limit(instability) {
+                break;
             }
             depth += 1;
         }
         self.flush_nodes();
+    }
+
+    /// The main thread's decision not to start another iteration: an unstable best move
+    /// earns more time; past half the budget the next iteration would rarely finish.
+    fn past_soft_limit(&self, instability: i32) -> bool {
+        if self.id != 0 {
+            return false;
+        }
+        let Some(soft) = self.shared.plan.soft else {
+            return false;
+        };
+        let budget = soft.mul_f64(1.0 + 0.25 * instability as f64);
+        self.shared.start.elapsed() >= budget.mul_f64(0.55)
     }
 
     fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
