@@ -340,7 +340,6 @@ impl Position {
             MoveKind::Combine => {
                 // Plane addition: the mover's digits are added onto the partner's square,
                 // the chosen alternate is written, and the type is read back (A2).
-                // Only stack moves pay for a clone of the variant handle.
                 // The stacking rules are borrowed field by field, never through a
                 // cloned handle (see above), so each plane step is its own borrow.
                 let addend = {
