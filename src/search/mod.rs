@@ -155,6 +155,16 @@ fn score_to_tt(s: i32, ply: usize) -> i32 {
     }
 }
 
+/// True when a table score with this bound settles the node for the window.
+#[inline]
+fn tt_cuts(bound: Bound, s: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    }
+}
+
 fn score_from_tt(s: i32, ply: usize) -> i32 {
     if s >= MATE_BOUND {
         s - ply as i32
@@ -517,12 +527,7 @@ impl Worker {
             tt_eval = h.eval;
             if !pv_node && h.depth >= depth {
                 let s = score_from_tt(h.score, ply);
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
+                if tt_cuts(h.bound, s, alpha, beta) {
                     return s;
                 }
             }
@@ -743,12 +748,7 @@ impl Worker {
         let mut tt_move = Move::NULL;
         if let Some(h) = hit {
             let s = score_from_tt(h.score, ply);
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
+            if tt_cuts(h.bound, s, alpha, beta) {
                 return s;
             }
             tt_eval = h.eval;
