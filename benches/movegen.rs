@@ -3,10 +3,11 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::sync::Arc;
-use tenfold::attacks::{ride_slow, Rays};
-use tenfold::movement::Offset;
-use tenfold::moves::MoveList;
-use tenfold::{builtin, perft::perft, Bitboard, Board, Position, Square, Variant};
+use tenfold::core::moves::MoveList;
+use tenfold::movement::atoms::Offset;
+use tenfold::movement::attacks::{ride_slow, Rays};
+use tenfold::variant::registry;
+use tenfold::{perft::perft, Bitboard, Board, Position, Square, Variant};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
@@ -15,7 +16,7 @@ fn tenten() -> Arc<Variant> {
 }
 
 fn movegen(c: &mut Criterion) {
-    let chess = builtin::get("chess").unwrap();
+    let chess = registry::get("chess").unwrap();
     let start = Position::startpos(&chess);
     let kiwi = Position::from_fen(&chess, KIWIPETE).unwrap();
     let ten = Position::startpos(&tenten());
@@ -49,7 +50,7 @@ fn movegen(c: &mut Criterion) {
 }
 
 fn perft_bench(c: &mut Criterion) {
-    let chess = builtin::get("chess").unwrap();
+    let chess = registry::get("chess").unwrap();
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
     let mut start = Position::startpos(&chess);
@@ -59,7 +60,7 @@ fn perft_bench(c: &mut Criterion) {
     let mut ten = Position::startpos(&tenten());
     group.bench_function("10x10 start depth 3", |b| b.iter(|| perft(&mut ten, 3)));
     // Shots, armor paths and flights: one move may kill several pieces.
-    let ca = builtin::get("combined-arms").unwrap();
+    let ca = registry::get("combined-arms").unwrap();
     let mut ca_start = Position::startpos(&ca);
     group.bench_function("combined-arms start depth 3", |b| {
         b.iter(|| perft(&mut ca_start, 3))

@@ -1,7 +1,7 @@
 //! `tenfold bench`: a fixed position set per variant searched to a fixed depth. With one
 //! thread the node total is a signature of the search: any change to it shows.
 
-use crate::moves::MoveList;
+use crate::core::moves::MoveList;
 use crate::position::Position;
 use crate::search::{Engine, Limits};
 use crate::variant::Variant;
@@ -34,7 +34,7 @@ pub fn positions(v: &Arc<Variant>) -> Result<Vec<Position>, String> {
                 break;
             }
             // Sorted by notation so the sequence does not depend on generation order.
-            let mut names: Vec<(String, crate::moves::Move)> =
+            let mut names: Vec<(String, crate::core::moves::Move)> =
                 list.iter().map(|&m| (p.move_to_string(m), m)).collect();
             names.sort_by(|a, b| a.0.cmp(&b.0));
             let pick = (i * 7 + k * 13) % names.len();

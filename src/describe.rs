@@ -4,11 +4,11 @@
 //! The diagram is computed through the same attack tables move generation uses
 //! ([`PieceAttacks::compile`] and [`PieceAttacks::targets`]), never separately.
 
-use crate::attacks::{PieceAttacks, Rays};
-use crate::betza;
-use crate::geometry::{Bitboard, Board, Square};
-use crate::movement::Atom;
-use crate::taxonomy;
+use crate::core::geometry::{Bitboard, Board, Square};
+use crate::movement::atoms::Atom;
+use crate::movement::attacks::{PieceAttacks, Rays};
+use crate::movement::betza;
+use crate::movement::taxonomy;
 use crate::variant::Variant;
 
 /// Files and ranks of the diagram board: room for a 4-square leap in every direction.

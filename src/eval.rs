@@ -17,8 +17,8 @@
 //!   growing with the square of their weight, and own pawns sheltering it.
 //! - **tempo**: a few centipawns for the side to move.
 
-use crate::geometry::{Bitboard, Square, SQUARE_SLOTS};
-use crate::moves::{Color, PieceType};
+use crate::core::geometry::{Bitboard, Square, SQUARE_SLOTS};
+use crate::core::moves::{Color, PieceType};
 use crate::position::Position;
 use crate::variant::Variant;
 use std::sync::Arc;
@@ -477,11 +477,11 @@ fn pawn_start_rank(start: &Position, t: usize, ranks: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::builtin;
+    use crate::variant::registry;
 
     #[test]
     fn derived_values_rank_the_fide_pieces_like_their_table_values() {
-        let v = builtin::get("chess").unwrap();
+        let v = registry::get("chess").unwrap();
         let t = |c| v.type_of_letter(c).unwrap() as usize;
         let (n, b, r, q) = (
             derived_value(&v, t('N')),
@@ -502,7 +502,7 @@ mod tests {
 
     #[test]
     fn the_start_position_is_level_and_material_counts() {
-        let v = builtin::get("chess").unwrap();
+        let v = registry::get("chess").unwrap();
         let e = Eval::new(&v);
         let start = Position::startpos(&v);
         // Only the tempo separates the sides.

@@ -7,9 +7,11 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
-use tenfold::moves::MoveList;
+use tenfold::core::moves::MoveList;
+use tenfold::perft::{self, suite};
 use tenfold::search::{Engine, Event, Limits};
-use tenfold::{bench, builtin, perft, suite, Position, Variant};
+use tenfold::variant::registry;
+use tenfold::{bench, Position, Variant};
 
 /// Prints a line on stdout; when the reader has gone (`tenfold moves | head -1`) the
 /// process ends quietly instead of panicking on the broken pipe.
@@ -217,7 +219,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), Fail> {
     if let Some(path) = &cli.common.variant_file {
-        builtin::load_file(path).map_err(usage)?;
+        registry::load_file(path).map_err(usage)?;
     }
     let Some(cmd) = cli.cmd else {
         tenfold::protocol::auto();
@@ -229,13 +231,13 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Cmd::Uci => {
             let (tx, rx) = tenfold::protocol::queue();
             tenfold::protocol::read_stdin(None, tx.clone());
-            tenfold::uci::run(rx, tx, tenfold::protocol::Out::stdout());
+            tenfold::protocol::uci::run(rx, tx, tenfold::protocol::Out::stdout());
             Ok(())
         }
         Cmd::Xboard => {
             let (tx, rx) = tenfold::protocol::queue();
             tenfold::protocol::read_stdin(None, tx.clone());
-            tenfold::xboard::run(rx, tx, tenfold::protocol::Out::stdout());
+            tenfold::protocol::xboard::run(rx, tx, tenfold::protocol::Out::stdout());
             Ok(())
         }
         Cmd::Variants => variants(&cli.common),
@@ -255,7 +257,7 @@ fn run(cli: Cli) -> Result<(), Fail> {
 }
 
 fn variant(c: &Common) -> Result<Arc<Variant>, Fail> {
-    builtin::get(&c.variant).map_err(usage)
+    registry::get(&c.variant).map_err(usage)
 }
 
 /// The position the common options describe.
@@ -273,8 +275,8 @@ fn position(c: &Common) -> Result<Position, Fail> {
 
 fn variants(c: &Common) -> Result<(), Fail> {
     let mut rows = Vec::new();
-    for name in builtin::names() {
-        let v = builtin::get(name).map_err(|e| Fail(1, e.to_string()))?;
+    for name in registry::names() {
+        let v = registry::get(name).map_err(|e| Fail(1, e.to_string()))?;
         rows.push((
             v.name.clone(),
             v.board.files,
@@ -549,9 +551,9 @@ fn bench(c: &Common, a: &BenchArgs) -> Result<(), Fail> {
     let list: Vec<Arc<Variant>> = if named {
         vec![variant(c)?]
     } else {
-        builtin::names()
+        registry::names()
             .iter()
-            .map(|n| builtin::get(n).map_err(|e| Fail(1, e.to_string())))
+            .map(|n| registry::get(n).map_err(|e| Fail(1, e.to_string())))
             .collect::<Result<_, _>>()?
     };
     let json = c.json;

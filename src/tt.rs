@@ -7,7 +7,7 @@
 //! list before playing it: a 64-bit key can collide. The static evaluation, a mere
 //! cache, lives in a side word with a 16-bit key check of its own.
 
-use crate::moves::Move;
+use crate::core::moves::Move;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
 
 /// How a stored score bounds the true score.
@@ -243,8 +243,8 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Square;
-    use crate::moves::MoveKind;
+    use crate::core::geometry::Square;
+    use crate::core::moves::MoveKind;
 
     #[test]
     fn store_then_probe_returns_the_same_entry() {

@@ -5,7 +5,8 @@
 mod archmage_ref;
 
 use archmage_ref::Ref;
-use tenfold::{builtin, perft::perft, MoveList, Position};
+use tenfold::variant::registry;
+use tenfold::{perft::perft, MoveList, Position};
 
 const SUITE: &str = include_str!("../perft/archmage.epd");
 
@@ -61,7 +62,7 @@ impl Rng {
 
 #[test]
 fn random_games_agree_with_the_reference() {
-    let v = builtin::get("archmage").unwrap();
+    let v = registry::get("archmage").unwrap();
     let mut starts = vec![v.start_fen.clone()];
     starts.extend(suite_fens());
     let mut rng = Rng(0x00A2_C4A9_E5EE_D001);
@@ -110,7 +111,7 @@ fn random_games_agree_with_the_reference() {
 
 #[test]
 fn suite_at_depth_two_agrees_with_the_reference() {
-    let v = builtin::get("archmage").unwrap();
+    let v = registry::get("archmage").unwrap();
     for fen in suite_fens() {
         let mut pos = Position::from_fen(&v, &fen).unwrap();
         let r = Ref::from_fen(&fen);

@@ -1,10 +1,11 @@
 //! ArchMage Chess rulings (../shared/rules/archmage.md): each test is a position, a move
 //! and what must follow, with the ruling it checks.
 
-use tenfold::{builtin, MoveList, Position};
+use tenfold::variant::registry;
+use tenfold::{MoveList, Position};
 
 fn pos(fen: &str) -> Position {
-    Position::from_fen(&builtin::get("archmage").unwrap(), fen).unwrap()
+    Position::from_fen(&registry::get("archmage").unwrap(), fen).unwrap()
 }
 
 fn moves(fen: &str) -> Vec<String> {
@@ -35,7 +36,7 @@ fn legal(fen: &str, mv: &str) -> bool {
 
 #[test]
 fn start_position_reads_and_writes_back() {
-    let v = builtin::get("archmage").unwrap();
+    let v = registry::get("archmage").unwrap();
     let start = "grusqkmurg/tbcfaifcbt/pppppppppp/10/10/10/10/PPPPPPPPPP/TBCFAIFCBT/GRUSQKMURG[DHdh] w KQkq - 0 1";
     assert_eq!(v.start_fen, start);
     assert_eq!(Position::startpos(&v).fen(), start);

@@ -4,11 +4,12 @@
 //! incremental Zobrist key equals the one computed from scratch.
 
 use std::sync::Arc;
-use tenfold::moves::MoveList;
-use tenfold::{builtin, Color, Position, Variant};
+use tenfold::core::moves::MoveList;
+use tenfold::variant::registry;
+use tenfold::{Color, Position, Variant};
 
 fn augsburg() -> Arc<Variant> {
-    builtin::get("augsburg").unwrap()
+    registry::get("augsburg").unwrap()
 }
 
 /// A position from a piece list such as `"Ka1 Fc3 Fd4 kj10"` (upper case White), with

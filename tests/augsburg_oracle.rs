@@ -6,8 +6,9 @@
 //! random games (move lists and the FEN after every move) and on the perft suite.
 
 use std::sync::Arc;
-use tenfold::moves::MoveList;
-use tenfold::{builtin, Position, Variant};
+use tenfold::core::moves::MoveList;
+use tenfold::variant::registry;
+use tenfold::{Position, Variant};
 
 const SIDE: i32 = 10;
 
@@ -521,7 +522,7 @@ impl Game {
 }
 
 fn augsburg() -> Arc<Variant> {
-    builtin::get("augsburg").unwrap()
+    registry::get("augsburg").unwrap()
 }
 
 fn engine_moves(p: &Position) -> Vec<(String, tenfold::Move)> {
@@ -569,10 +570,10 @@ impl Rng {
     }
 }
 
-fn suite() -> Vec<tenfold::suite::SuiteLine> {
+fn suite() -> Vec<tenfold::perft::suite::SuiteLine> {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/augsburg.epd"))
         .unwrap();
-    tenfold::suite::parse_suite(&text, "perft/augsburg.epd").unwrap()
+    tenfold::perft::suite::parse_suite(&text, "perft/augsburg.epd").unwrap()
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! FIDE chess perft: every line of perft/chess.epd up to a node budget per line, so CI
 //! stays fast; `tenfold perft --suite perft/chess.epd` runs every depth.
 
-use tenfold::{builtin, suite};
+use tenfold::perft::suite;
+use tenfold::variant::registry;
 
 /// Depths whose expected count exceeds this are left to `perft --suite`.
 const NODE_BUDGET: u64 = 3_000_000;
@@ -12,7 +13,7 @@ fn chess_suite_matches_published_counts() {
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/chess.epd")).unwrap();
     let lines = suite::parse_suite(&text, "perft/chess.epd").unwrap();
     assert!(lines.len() >= 130);
-    let v = builtin::get("chess").unwrap();
+    let v = registry::get("chess").unwrap();
     let mut checked = 0;
     for line in &lines {
         let max = line

@@ -6,8 +6,10 @@ mod ca_reference;
 
 use ca_reference as reference;
 use std::collections::BTreeSet;
-use tenfold::moves::MoveList;
-use tenfold::{builtin, suite, Position};
+use tenfold::core::moves::MoveList;
+use tenfold::perft::suite;
+use tenfold::variant::registry;
+use tenfold::Position;
 
 /// A tiny deterministic generator so failures reproduce.
 struct Rng(u64);
@@ -78,7 +80,7 @@ fn compare(pos: &Position) -> Vec<(String, tenfold::Move)> {
 
 #[test]
 fn random_games_agree_with_the_reference_generator() {
-    let v = builtin::get("combined-arms").unwrap();
+    let v = registry::get("combined-arms").unwrap();
     let mut rng = Rng(0x5EED_CA11_0000_0001);
     let mut positions = 0;
     let mut most = 0;
@@ -131,7 +133,7 @@ fn random_games_agree_with_the_reference_generator() {
         "{seen:?}"
     );
     assert!(
-        most < tenfold::moves::MAX_MOVES / 2,
+        most < tenfold::core::moves::MAX_MOVES / 2,
         "{most} moves in one position"
     );
 }
@@ -178,7 +180,7 @@ fn random_placement(rng: &mut Rng, n: usize) -> String {
 
 #[test]
 fn random_placements_agree_with_the_reference_generator() {
-    let v = builtin::get("combined-arms").unwrap();
+    let v = registry::get("combined-arms").unwrap();
     let mut rng = Rng(0x0DD5_EED5_CA00_0002);
     let mut seen = Seen::default();
     for i in 0..1500 {
@@ -205,7 +207,7 @@ fn random_placements_agree_with_the_reference_generator() {
 fn nine_queens_among_many_targets_fit_in_one_move_list() {
     // Nine Queens (eight promoted) each fly, step, shoot and kill in passing: about 1,400
     // distinct moves, beyond what a 1,024-move list holds.
-    let v = builtin::get("combined-arms").unwrap();
+    let v = registry::get("combined-arms").unwrap();
     let fen = "kb6/bb2p1p1/1p1p1p1p/p1p1p1p1/8/1p1p1p1p/QQQQQQQQ/Q3K3 w - - 0 1";
     let moves = compare(&Position::from_fen(&v, fen).unwrap());
     assert!(moves.len() > 1024, "{} moves", moves.len());
@@ -217,7 +219,7 @@ fn the_suite_agrees_with_the_reference_generator_at_depth_two() {
     let text = std::fs::read_to_string(path).unwrap();
     let lines = suite::parse_suite(&text, "perft/combined-arms.epd").unwrap();
     assert!(lines.len() >= 13);
-    let v = builtin::get("combined-arms").unwrap();
+    let v = registry::get("combined-arms").unwrap();
     for line in &lines {
         let pos = Position::from_fen(&v, &line.fen).unwrap();
         compare(&pos);

@@ -2,12 +2,13 @@
 //! a position, a move, the expected outcome.
 
 use std::sync::Arc;
-use tenfold::moves::MoveList;
-use tenfold::notation::{GameResult, MoveError};
-use tenfold::{builtin, Position, Variant};
+use tenfold::core::moves::MoveList;
+use tenfold::position::notation::{GameResult, MoveError};
+use tenfold::variant::registry;
+use tenfold::{Position, Variant};
 
 fn ca() -> Arc<Variant> {
-    builtin::get("combined-arms").unwrap()
+    registry::get("combined-arms").unwrap()
 }
 
 fn pos(fen: &str) -> Position {

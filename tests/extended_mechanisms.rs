@@ -2,7 +2,7 @@
 //! than Combined Arms can ask for, and what it is refused.
 
 use std::sync::Arc;
-use tenfold::moves::MoveList;
+use tenfold::core::moves::MoveList;
 use tenfold::{Position, Variant};
 
 fn game(pieces: &str) -> Result<Arc<Variant>, String> {

@@ -3,9 +3,11 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
-use tenfold::moves::MoveList;
+use tenfold::core::moves::MoveList;
+use tenfold::movement::{betza, taxonomy};
+use tenfold::variant::registry;
 use tenfold::variant::VariantError;
-use tenfold::{betza, builtin, taxonomy, Position, Variant};
+use tenfold::{Position, Variant};
 
 /// SplitMix64: small, seeded, reproducible.
 struct Rng(u64);
@@ -328,10 +330,10 @@ fn exercise(pos: &mut Position) {
 
 #[test]
 fn fens_never_panic_and_errors_are_one_line() {
-    let shako = builtin::get("shako").unwrap();
+    let shako = registry::get("shako").unwrap();
     let games: Vec<(Arc<Variant>, Vec<&str>)> = vec![
         (
-            builtin::get("chess").unwrap(),
+            registry::get("chess").unwrap(),
             vec![
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",

@@ -3,11 +3,12 @@
 //! scratch, and perft via make/unmake equal to perft via copy-make.
 
 use std::sync::Arc;
-use tenfold::moves::MoveList;
-use tenfold::{builtin, perft::perft, Position, Variant};
+use tenfold::core::moves::MoveList;
+use tenfold::variant::registry;
+use tenfold::{perft::perft, Position, Variant};
 
 fn chess() -> Arc<Variant> {
-    builtin::get("chess").unwrap()
+    registry::get("chess").unwrap()
 }
 
 fn tenten() -> Arc<Variant> {

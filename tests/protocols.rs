@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tenfold::protocol::{detect, queue, Dialect, Msg, Out};
-use tenfold::{builtin, Position};
+use tenfold::variant::registry;
+use tenfold::Position;
 
 #[derive(Clone, Default)]
 struct Buf(Arc<Mutex<Vec<u8>>>);
@@ -45,11 +46,11 @@ impl Session {
     }
 
     fn uci() -> Session {
-        Session::start(tenfold::uci::run)
+        Session::start(tenfold::protocol::uci::run)
     }
 
     fn xboard() -> Session {
-        Session::start(tenfold::xboard::run)
+        Session::start(tenfold::protocol::xboard::run)
     }
 
     fn send(&self, line: &str) {
@@ -98,12 +99,12 @@ impl Session {
 }
 
 fn chess_start() -> Position {
-    Position::startpos(&builtin::get("chess").unwrap())
+    Position::startpos(&registry::get("chess").unwrap())
 }
 
 fn mini() -> String {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mini.toml");
-    builtin::load_file(path).unwrap();
+    registry::load_file(path).unwrap();
     path.to_string()
 }
 
@@ -240,7 +241,7 @@ fn uci_variant_path_loads_a_table_and_plays_it() {
     s.send("position startpos moves b2b3");
     s.send("go depth 3");
     let best = s.expect("bestmove ");
-    let v = builtin::get("mini").unwrap();
+    let v = registry::get("mini").unwrap();
     let mut p = Position::startpos(&v);
     p.play_moves("b2b3").unwrap();
     assert!(

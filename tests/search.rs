@@ -3,10 +3,11 @@
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tenfold::moves::{Move, MoveKind};
+use tenfold::core::moves::{Move, MoveKind};
 use tenfold::search::{Engine, Limits, SearchResult, MATE};
 use tenfold::tt::{Bound, TranspositionTable};
-use tenfold::{bench, builtin, Position, Square};
+use tenfold::variant::registry;
+use tenfold::{bench, Position, Square};
 
 /// Tests here measure time or load every core: they take turns.
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -16,7 +17,7 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
 }
 
 fn chess(fen: &str) -> Position {
-    Position::from_fen(&builtin::get("chess").unwrap(), fen).unwrap()
+    Position::from_fen(&registry::get("chess").unwrap(), fen).unwrap()
 }
 
 fn search(pos: &Position, limits: Limits, threads: usize) -> SearchResult {
@@ -167,7 +168,7 @@ fn table_entries_survive_concurrent_writers_intact() {
 #[test]
 fn bench_node_count_is_deterministic_with_one_thread() {
     let _turn = serial();
-    let v = builtin::get("chess").unwrap();
+    let v = registry::get("chess").unwrap();
     let a = bench::run(&[Arc::clone(&v)], 6, 1, 8, |_| {}).unwrap();
     let b = bench::run(&[v], 6, 1, 8, |_| {}).unwrap();
     assert!(a.lines.len() >= 6);
@@ -180,9 +181,11 @@ fn bench_node_count_is_deterministic_with_one_thread() {
 #[test]
 fn a_variant_without_bench_positions_gets_start_and_fixed_lines() {
     let _turn = serial();
-    let v =
-        tenfold::builtin::load_file(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mini.toml"))
-            .unwrap();
+    let v = tenfold::variant::registry::load_file(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/mini.toml"
+    ))
+    .unwrap();
     let ps = bench::positions(&v).unwrap();
     assert!(ps.len() >= 4, "{} positions", ps.len());
     assert_eq!(ps[0].fen(), Position::startpos(&v).fen());
@@ -198,9 +201,11 @@ fn a_variant_without_bench_positions_gets_start_and_fixed_lines() {
 #[test]
 fn search_works_on_a_loaded_game_through_the_generic_api() {
     let _turn = serial();
-    let v =
-        tenfold::builtin::load_file(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mini.toml"))
-            .unwrap();
+    let v = tenfold::variant::registry::load_file(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/mini.toml"
+    ))
+    .unwrap();
     let pos = Position::startpos(&v);
     let r = search(&pos, Limits::depth(5), 2);
     let best = r.best.expect("a move");
@@ -261,7 +266,7 @@ fn a_ten_millisecond_increment_never_loses_on_time() {
     let _turn = serial();
     // Engine against itself from one second each, 10 ms a move: the clocks must never
     // run out (time spent is measured around the whole search, thread start included).
-    let v = builtin::get("chess").unwrap();
+    let v = registry::get("chess").unwrap();
     let mut pos = Position::startpos(&v);
     let mut clock = [300u64, 300u64];
     let engine = Engine::new(1, 16);
@@ -312,8 +317,8 @@ fn every_built_in_searches_its_bench_positions_without_blowing_up() {
     let _turn = serial();
     // Quiescence must stay finite and small in every game: combines, splits and
     // transforms carry a type in the move but are not promotions.
-    for name in builtin::names() {
-        let v = builtin::get(name).unwrap();
+    for name in registry::names() {
+        let v = registry::get(name).unwrap();
         for pos in bench::positions(&v).unwrap() {
             let r = search(&pos, Limits::depth(5), 1);
             assert!(r.nodes < 100_000, "{name} {}: {} nodes", pos.fen(), r.nodes);

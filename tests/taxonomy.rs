@@ -4,10 +4,12 @@
 use std::collections::BTreeSet;
 use std::process::Command;
 use std::sync::Arc;
+use tenfold::core::moves::MoveList;
 use tenfold::describe;
-use tenfold::moves::MoveList;
+use tenfold::movement::{betza, taxonomy};
+use tenfold::variant::registry;
 use tenfold::variant::{PieceFile, VariantFile};
-use tenfold::{betza, builtin, taxonomy, Position, Variant};
+use tenfold::{Position, Variant};
 
 const CHESS: &str = include_str!("../tables/chess.toml");
 
@@ -68,8 +70,8 @@ fn a_table_needs_exactly_one_movement_key() {
 fn every_built_in_piece_name_parses_back() {
     // T6: never a wrong name: the name of a movement parses to the same atoms.
     let mut named = 0;
-    for name in builtin::names() {
-        let v = builtin::get(name).unwrap();
+    for name in registry::names() {
+        let v = registry::get(name).unwrap();
         for p in &v.pieces {
             if let Some(n) = taxonomy::name_of(&p.atoms) {
                 let back =
@@ -198,8 +200,8 @@ fn marked(diagram: &[String], marks: &str) -> Squares {
 #[test]
 fn describe_diagrams_match_move_generation_for_every_built_in_piece() {
     let mut checked = 0;
-    for name in builtin::names() {
-        let v = builtin::get(name).unwrap();
+    for name in registry::names() {
+        let v = registry::get(name).unwrap();
         for (i, def) in v.pieces.iter().enumerate() {
             let d = describe::describe(&def.letter.to_string(), &v).unwrap();
             assert_eq!(
@@ -235,7 +237,7 @@ fn describe_diagrams_match_move_generation_for_every_built_in_piece() {
 
 #[test]
 fn describe_reads_letters_then_betza_then_taxonomy() {
-    let chess = builtin::get("chess").unwrap();
+    let chess = registry::get("chess").unwrap();
     // 'W' is no chess piece, so it is Betza's Wazir.
     let w = describe::describe("W", &chess).unwrap();
     assert_eq!(w.source, "Betza");
@@ -302,7 +304,7 @@ fn the_armor_named_in_the_taxonomy_is_the_combined_arms_knight() {
         .replace("name = \"combined-arms\"", "name = \"ca-taxonomy\"");
     assert!(text.contains("fell Bent Wazir Rider"));
     let named = Arc::new(Variant::from_toml(&text, "ca-taxonomy").unwrap());
-    let built_in = builtin::get("combined-arms").unwrap();
+    let built_in = registry::get("combined-arms").unwrap();
     let mut a = tenfold::Position::startpos(&named);
     let mut b = tenfold::Position::startpos(&built_in);
     assert_eq!(

@@ -4,13 +4,14 @@
 mod wq_reference;
 
 use std::sync::Arc;
-use tenfold::{builtin, perft, MoveList, Position, Variant};
+use tenfold::variant::registry;
+use tenfold::{perft, MoveList, Position, Variant};
 use wq_reference::Pos;
 
 const SUITE: &str = include_str!("../perft/wildeurasian.epd");
 
 fn variant() -> Arc<Variant> {
-    builtin::get("wildeurasian").expect("built-in wildeurasian")
+    registry::get("wildeurasian").expect("built-in wildeurasian")
 }
 
 fn pos(fen: &str) -> Position {

@@ -210,7 +210,7 @@ impl Player for UciEngine {
         };
         p.send(&cmd)?;
         let mut go = String::from("go");
-        let white = pos.side_to_move() == crate::moves::Color::White;
+        let white = pos.side_to_move() == crate::core::moves::Color::White;
         if let Some(d) = limit.depth {
             go += &format!(" depth {d}");
         }

@@ -9,10 +9,10 @@ pub mod pgn;
 pub mod player;
 pub mod stats;
 
-use crate::builtin;
-use crate::moves::{Color, MoveList};
-use crate::notation::GameResult;
+use crate::core::moves::{Color, MoveList};
+use crate::position::notation::GameResult;
 use crate::position::Position;
+use crate::variant::registry;
 use crate::variant::Variant;
 use engine::{UciEngine, XboardEngine};
 use pgn::GameRecord;
@@ -530,7 +530,7 @@ pub fn run_match(
     cfg: &MatchConfig,
     on_game: &(dyn Fn(&Finished, &MatchResult) + Sync),
 ) -> Result<MatchResult, String> {
-    let v = builtin::get(&cfg.variant).map_err(|e| e.to_string())?;
+    let v = registry::get(&cfg.variant).map_err(|e| e.to_string())?;
     if cfg.engines.len() < 2 {
         return Err("a match needs at least two --engine".into());
     }
@@ -726,7 +726,7 @@ mod tests {
     /// A deeper search than the generator's own must find every opening playable.
     #[test]
     fn generated_openings_are_balanced() {
-        let v = builtin::get("chess").unwrap();
+        let v = registry::get("chess").unwrap();
         let mut rng = Rng::new(7);
         let judge = crate::search::Engine::new(1, 4);
         for _ in 0..100 {

@@ -1,9 +1,9 @@
 //! PGN out (games in Tenfold notation, with Variant/SetUp/FEN/Termination tags) and in
 //! (`tenfold pgn --check`: every game replayed under Tenfold's rules).
 
-use crate::builtin;
-use crate::notation::GameResult;
+use crate::position::notation::GameResult;
 use crate::position::Position;
+use crate::variant::registry;
 use std::fmt::Write;
 
 /// A finished (or abandoned) game.
@@ -255,7 +255,7 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
 /// Replays one game under Tenfold's rules; Ok(number of moves) or why it fails.
 pub fn check_game(g: &PgnGame) -> Result<usize, String> {
     let variant = g.tag("Variant").unwrap_or("chess").to_lowercase();
-    let v = builtin::get(&variant).map_err(|e| e.to_string())?;
+    let v = registry::get(&variant).map_err(|e| e.to_string())?;
     let mut pos = match g.tag("FEN") {
         Some(f) => Position::from_fen(&v, f).map_err(|e| e.to_string())?,
         None => Position::startpos(&v),

@@ -1,7 +1,7 @@
 //! Players: the trait the referee talks to, the built-in baselines (`random`, `greedy`)
 //! and engine specifications from the command line.
 
-use crate::moves::{Color, MoveList};
+use crate::core::moves::{Color, MoveList};
 use crate::position::Position;
 use std::time::Duration;
 
@@ -137,7 +137,7 @@ impl Baseline {
     }
 
     /// The moves the greedy rule keeps: those with the best material after one ply.
-    fn best_by_material(pos: &Position, list: &MoveList) -> Vec<crate::moves::Move> {
+    fn best_by_material(pos: &Position, list: &MoveList) -> Vec<crate::core::moves::Move> {
         let me = pos.side_to_move();
         let mut p = pos.clone();
         let mut best = i32::MIN;
@@ -148,8 +148,13 @@ impl Baseline {
             if let Some((r, _)) = p.game_result() {
                 let won = matches!(
                     (r, me),
-                    (crate::notation::GameResult::WhiteWins, Color::White)
-                        | (crate::notation::GameResult::BlackWins, Color::Black)
+                    (
+                        crate::position::notation::GameResult::WhiteWins,
+                        Color::White
+                    ) | (
+                        crate::position::notation::GameResult::BlackWins,
+                        Color::Black
+                    )
                 );
                 score = if won { i32::MAX - 1 } else { score.min(0) };
             }
@@ -267,7 +272,7 @@ impl EngineSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::builtin;
+    use crate::variant::registry;
 
     #[test]
     fn engine_specs_parse_and_refuse_unknown_keys() {
@@ -289,7 +294,7 @@ mod tests {
 
     #[test]
     fn greedy_takes_the_free_queen_and_mates_when_it_can() {
-        let v = builtin::get("chess").unwrap();
+        let v = registry::get("chess").unwrap();
         let pos = Position::from_fen(&v, "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1").unwrap();
         let mut g = Baseline::greedy("g", 1);
         let r = g.think(&pos, "", &[], &Limit::default()).unwrap();
@@ -303,7 +308,7 @@ mod tests {
 
     #[test]
     fn random_player_only_plays_legal_moves() {
-        let v = builtin::get("chess").unwrap();
+        let v = registry::get("chess").unwrap();
         let mut pos = Position::startpos(&v);
         let mut r = Baseline::random("r", 5);
         for _ in 0..40 {

@@ -13,8 +13,8 @@ pub mod time;
 pub use smp::{Engine, Event, SearchHandle};
 pub use time::{Limits, TimePlan};
 
+use crate::core::moves::{Move, MoveList, MAX_MOVES};
 use crate::eval::Eval;
-use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::Position;
 use crate::tt::{is_stored_move, Bound, TranspositionTable, NO_EVAL};
 use ordering::{
@@ -457,8 +457,8 @@ impl Worker {
         if v.royal_mask != 0 {
             let occ = self.pos.occupied();
             if occ.count() <= 2 * v.royal_mask.count_ones() {
-                let royals = self.pos.royals(crate::moves::Color::White)
-                    | self.pos.royals(crate::moves::Color::Black);
+                let royals = self.pos.royals(crate::core::moves::Color::White)
+                    | self.pos.royals(crate::core::moves::Color::Black);
                 if occ == royals && !self.eval.any_in_hand(&self.pos) {
                     return true;
                 }

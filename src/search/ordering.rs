@@ -1,8 +1,8 @@
 //! Move classification, static exchange evaluation and move ordering scores.
 
+use crate::core::geometry::Bitboard;
+use crate::core::moves::{Move, MoveKind, Piece, PieceType};
 use crate::eval::Eval;
-use crate::geometry::Bitboard;
-use crate::moves::{Move, MoveKind, Piece, PieceType};
 use crate::position::Position;
 
 /// Value a royal piece counts for in exchanges: losing it ends the exchange.
@@ -166,10 +166,10 @@ pub fn tactical_score(e: &Eval, pos: &Position, m: Move) -> Option<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::builtin;
+    use crate::variant::registry;
 
     fn pos(fen: &str) -> Position {
-        Position::from_fen(&builtin::get("chess").unwrap(), fen).unwrap()
+        Position::from_fen(&registry::get("chess").unwrap(), fen).unwrap()
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! history and killers; helpers skew their depths. The engine facade the protocols use.
 
 use super::{Completed, Counter, Info, Limits, SearchResult, Shared, Worker, MAX_PLY};
+use crate::core::moves::Move;
 use crate::eval::Eval;
-use crate::moves::Move;
 use crate::position::Position;
 use crate::tt::TranspositionTable;
 use crate::variant::Variant;
@@ -199,7 +199,7 @@ fn run(
     threads: usize,
     listener: &mut (dyn FnMut(Event) + Send),
 ) -> SearchResult {
-    let mut legal = crate::moves::MoveList::new();
+    let mut legal = crate::core::moves::MoveList::new();
     root.legal_moves(&mut legal);
     if legal.is_empty() {
         let res = SearchResult {

@@ -1,6 +1,6 @@
 //! Search limits and the time plan derived from them.
 
-use crate::moves::{Color, Move};
+use crate::core::moves::{Color, Move};
 use std::time::Duration;
 
 /// What bounds a search (UCI `go` parameters).

@@ -1,6 +1,6 @@
 //! Move notation (`e2e4`, `e7e8q`, `D@e5`, switches `d1g1`) and game-end detection.
 
-use crate::moves::{Color, Move, MoveKind, MoveList};
+use crate::core::moves::{Color, Move, MoveKind, MoveList};
 use crate::position::Position;
 
 /// Why a move string was refused.

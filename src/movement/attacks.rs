@@ -7,8 +7,8 @@
 //! slides any rider (rook, nightrider, range-limited deacon) on any board size without
 //! per-board magic numbers. `benches/movegen.rs` measures it against a plain ray walk.
 
-use crate::geometry::{Bitboard, Board, Square, SQUARE_SLOTS};
-use crate::movement::{Atom, AtomKind, Mode, Offset};
+use crate::core::geometry::{Bitboard, Board, Square, SQUARE_SLOTS};
+use crate::movement::atoms::{Atom, AtomKind, Mode, Offset};
 
 /// Per-square masks of one direction, possibly range-limited.
 #[derive(Clone)]
@@ -578,7 +578,7 @@ impl AttackerMap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movement::symmetric;
+    use crate::movement::atoms::symmetric;
 
     fn b10() -> Board {
         Board::new(10, 10).unwrap()

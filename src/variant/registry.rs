@@ -7,18 +7,21 @@ use std::sync::{Arc, Mutex};
 
 /// Name and TOML text of every built-in table, in listing order.
 pub const TABLES: &[(&str, &str)] = &[
-    ("chess", include_str!("../tables/chess.toml")),
-    ("capablanca", include_str!("../tables/capablanca.toml")),
-    ("embassy", include_str!("../tables/embassy.toml")),
-    ("janus", include_str!("../tables/janus.toml")),
-    ("shako", include_str!("../tables/shako.toml")),
-    ("grand", include_str!("../tables/grand.toml")),
-    ("archmage", include_str!("../tables/archmage.toml")),
-    ("wildeurasian", include_str!("../tables/wildeurasian.toml")),
-    ("augsburg", include_str!("../tables/augsburg.toml")),
+    ("chess", include_str!("../../tables/chess.toml")),
+    ("capablanca", include_str!("../../tables/capablanca.toml")),
+    ("embassy", include_str!("../../tables/embassy.toml")),
+    ("janus", include_str!("../../tables/janus.toml")),
+    ("shako", include_str!("../../tables/shako.toml")),
+    ("grand", include_str!("../../tables/grand.toml")),
+    ("archmage", include_str!("../../tables/archmage.toml")),
+    (
+        "wildeurasian",
+        include_str!("../../tables/wildeurasian.toml"),
+    ),
+    ("augsburg", include_str!("../../tables/augsburg.toml")),
     (
         "combined-arms",
-        include_str!("../tables/combined-arms.toml"),
+        include_str!("../../tables/combined-arms.toml"),
     ),
 ];
 

@@ -3,12 +3,12 @@
 //! Bad input never ends the loop: an unknown command, a bad FEN or an illegal move is
 //! answered with `info string error …` and the engine keeps its position.
 
-use crate::builtin;
-use crate::moves::Color;
+use crate::core::moves::Color;
 use crate::position::Position;
 use crate::protocol::{Msg, Out};
 use crate::search::smp::MAX_THREADS;
 use crate::search::{uci_score, Engine, Event, Limits, SearchHandle};
+use crate::variant::registry;
 use crate::variant::Variant;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
@@ -28,7 +28,7 @@ struct Uci {
 
 /// Runs the loop until `quit` or the end of input (which lets a finite search finish).
 pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
-    let variant = match builtin::get("chess") {
+    let variant = match registry::get("chess") {
         Ok(v) => v,
         Err(e) => {
             out.line(&format!("info string error {e}"));
@@ -133,7 +133,7 @@ impl Uci {
         self.out
             .line(&format!("id name Tenfold {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author the Tenfold authors");
-        let mut vars: Vec<String> = builtin::names().iter().map(|s| s.to_string()).collect();
+        let mut vars: Vec<String> = registry::names().iter().map(|s| s.to_string()).collect();
         if !vars.contains(&self.variant.name) {
             vars.push(self.variant.name.clone());
         }
@@ -161,7 +161,7 @@ impl Uci {
         let name = after(parts, "name", &["value"]).unwrap_or_default();
         let value = after(parts, "value", &[]).unwrap_or_default();
         match name.to_ascii_lowercase().as_str() {
-            "uci_variant" => match builtin::get(&value) {
+            "uci_variant" => match registry::get(&value) {
                 Ok(v) => {
                     self.stop();
                     self.set_variant(v);
@@ -188,7 +188,7 @@ impl Uci {
                 if value.is_empty() || value == "<empty>" {
                     return;
                 }
-                match builtin::load_file(&value) {
+                match registry::load_file(&value) {
                     Ok(v) => self.out.line(&format!(
                         "info string loaded variant {} from {value}",
                         v.name

@@ -1,8 +1,8 @@
 //! Perft suites: EPD lines `FEN ;D1 n ;D2 n …`, optionally prefixed `variant | `.
 
-use crate::builtin;
 use crate::perft::perft_threads;
 use crate::position::Position;
+use crate::variant::registry;
 use std::sync::Arc;
 
 /// One line of a suite.
@@ -82,7 +82,7 @@ pub fn run_line(
     threads: usize,
 ) -> Result<Vec<Verdict>, String> {
     let name = line.variant.as_deref().unwrap_or(default_variant);
-    let v = builtin::get(name).map_err(|e| format!("line {}: {e}", line.line))?;
+    let v = registry::get(name).map_err(|e| format!("line {}: {e}", line.line))?;
     run_line_in(&v, line, max_depth, threads)
 }
 

@@ -14,11 +14,11 @@
 //! occupy-captured next move", and [`Position::occupy_attacked`] answers it with
 //! bitboards only (reverse reach of paths and flights), fast enough for search.
 
-use crate::attacks::{PieceAttacks, RayId, Rays};
-use crate::betza;
-use crate::geometry::{Bitboard, Board, Square, SQUARE_SLOTS};
-use crate::movement::{symmetric, Atom, AtomKind, Offset};
-use crate::moves::{Color, Move, MoveKind, MoveList, PieceType, MAX_KILLS, MAX_MOVES};
+use crate::core::geometry::{Bitboard, Board, Square, SQUARE_SLOTS};
+use crate::core::moves::{Color, Move, MoveKind, MoveList, PieceType, MAX_KILLS, MAX_MOVES};
+use crate::movement::atoms::{symmetric, Atom, AtomKind, Offset};
+use crate::movement::attacks::{PieceAttacks, RayId, Rays};
+use crate::movement::betza;
 use crate::position::Position;
 use crate::variant::{PieceDef, VariantError};
 use serde::Deserialize;

@@ -7,10 +7,12 @@
 //!   riders; lame captures) each pseudo-legal move is tested by asking whether the king
 //!   would be attacked on the board it leaves behind — still bitboards only, no make.
 
-use crate::geometry::{Bitboard, Square};
-use crate::moves::{Color, Move, MoveKind, MoveList, Piece, PieceType};
+pub mod occupy;
+
+use crate::core::geometry::{Bitboard, Square};
+use crate::core::moves::{Color, Move, MoveKind, MoveList, Piece, PieceType};
 use crate::position::Position;
-use crate::stacking::Stacking;
+use crate::rules::stacking::Stacking;
 
 /// Pieces pinned to the king and the line each may still move along.
 struct Pins {
@@ -426,7 +428,7 @@ impl Position {
         let mut leave = Bitboard::EMPTY;
         // Facing lines behave like hopper lines here: any move along them may matter.
         let hoppers = !map.hops.is_empty() || !map.facing.is_empty();
-        let first = |ray: &crate::attacks::Ray, bb: Bitboard| {
+        let first = |ray: &crate::movement::attacks::Ray, bb: Bitboard| {
             if ray.ascending {
                 bb.lsb()
             } else {
@@ -970,9 +972,9 @@ fn push_each(list: &mut MoveList, base: Move, mut types: u32) {
 
 #[cfg(test)]
 mod tests {
-    use crate::builtin;
-    use crate::moves::MoveList;
+    use crate::core::moves::MoveList;
     use crate::position::Position;
+    use crate::variant::registry;
     use crate::variant::Variant;
 
     /// Leapers and riders only (so the ray fast path is on), with confinement, an
@@ -1106,7 +1108,7 @@ promotion = { ranks = [8, 9, 10], mandatory_ranks = [10], to = "R", pool = true 
     /// it leaves) agree where combines vacate a square and splits fill one.
     #[test]
     fn ray_and_generic_legality_agree_on_stack_moves() {
-        let v = builtin::get("augsburg").unwrap();
+        let v = registry::get("augsburg").unwrap();
         let mut seed = 0x0A65_B0C6_u64;
         let mut checked = 0;
         for _ in 0..30 {

@@ -29,7 +29,7 @@
 //! continuation (`yafsF3`), and `afsW` (= `nN`, the Xiangqi Horse). In XBetza the non-final
 //! leg of an `a` chain is move-only, so the plain F stop of the Griffon is a separate term.
 
-use crate::movement::{symmetric, Atom, AtomKind, Mode, Offset};
+use crate::movement::atoms::{symmetric, Atom, AtomKind, Mode, Offset};
 use std::collections::HashMap;
 
 /// A Betza string that could not be parsed: the text, 1-based character position, reason.

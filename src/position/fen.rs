@@ -1,7 +1,7 @@
 //! FEN in and out for any board size: ranks top to bottom, multi-digit empty runs,
 //! pieces in hand in `[...]` after the placement.
 
-use crate::moves::{Color, Piece, PieceType};
+use crate::core::moves::{Color, Piece, PieceType};
 use crate::position::Position;
 use crate::variant::Variant;
 use std::sync::Arc;
@@ -378,8 +378,11 @@ fn parse_castling(pos: &Position, field: &str) -> Result<u8, String> {
 /// Reads a zone-castling field: the squares of rooks that still hold a right
 /// (`A1J1a10j10`, upper case for White), or `-`. Every listed square must hold a rook of
 /// that colour inside one of its zones, one per zone, with its king in the king's zone.
-fn parse_zone_castling(pos: &Position, field: &str) -> Result<crate::geometry::Bitboard, String> {
-    let mut rights = crate::geometry::Bitboard::EMPTY;
+fn parse_zone_castling(
+    pos: &Position,
+    field: &str,
+) -> Result<crate::core::geometry::Bitboard, String> {
+    let mut rights = crate::core::geometry::Bitboard::EMPTY;
     if field == "-" {
         return Ok(rights);
     }

@@ -3,8 +3,8 @@
 //! The numbers come from a fixed-seed generator so keys (and so bench signatures and
 //! transposition-table behaviour) are the same on every run and machine.
 
-use crate::geometry::SQUARE_SLOTS;
-use crate::moves::MAX_PIECE_TYPES;
+use crate::core::geometry::SQUARE_SLOTS;
+use crate::core::moves::MAX_PIECE_TYPES;
 use once_cell::sync::Lazy;
 
 /// Largest number of one piece type in one hand that gets its own key.

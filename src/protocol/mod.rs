@@ -1,6 +1,9 @@
 //! What the UCI and XBoard loops share: a line-oriented output, the message queue that
 //! merges input lines with search results, and the stdin reader.
 
+pub mod uci;
+pub mod xboard;
+
 use crate::search::SearchResult;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -109,7 +112,7 @@ pub fn auto() {
     let dialect = detect(&first);
     read_stdin(Some(first), tx.clone());
     match dialect {
-        Dialect::Uci => crate::uci::run(rx, tx, Out::stdout()),
-        Dialect::XBoard => crate::xboard::run(rx, tx, Out::stdout()),
+        Dialect::Uci => crate::protocol::uci::run(rx, tx, Out::stdout()),
+        Dialect::XBoard => crate::protocol::xboard::run(rx, tx, Out::stdout()),
     }
 }

@@ -5,12 +5,12 @@
 //! the GUI can show and check their moves. Bad input never ends the loop: an illegal or
 //! unparsable move gets `Illegal move: …`, anything else `Error (…): …`.
 
-use crate::builtin;
-use crate::moves::Color;
-use crate::notation::GameResult;
+use crate::core::moves::Color;
+use crate::position::notation::GameResult;
 use crate::position::Position;
 use crate::protocol::{Msg, Out};
 use crate::search::{Engine, Event, Limits, SearchHandle, MATE, MATE_BOUND};
+use crate::variant::registry;
 use crate::variant::Variant;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
@@ -128,7 +128,7 @@ struct XBoard {
 
 /// Runs the loop until `quit` or the end of input (a running search is finished first).
 pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
-    let variant = match builtin::get("chess") {
+    let variant = match registry::get("chess") {
         Ok(v) => v,
         Err(e) => {
             out.line(&format!("Error (no variant): {e}"));
@@ -137,7 +137,7 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
     };
     let mut x = XBoard {
         out,
-        engine: Engine::new(1, crate::uci::DEFAULT_HASH_MB),
+        engine: Engine::new(1, crate::protocol::uci::DEFAULT_HASH_MB),
         pos: Position::startpos(&variant),
         variant,
         force: false,
@@ -208,7 +208,7 @@ impl XBoard {
             "new" => {
                 self.abandon();
                 self.engine.clear();
-                if let Ok(v) = builtin::get("chess") {
+                if let Ok(v) = registry::get("chess") {
                     self.variant = v;
                 }
                 self.pos = Position::startpos(&self.variant);
@@ -221,7 +221,7 @@ impl XBoard {
             }
             "variant" => {
                 self.abandon();
-                match builtin::get(our_name(arg)) {
+                match registry::get(our_name(arg)) {
                     Ok(v) => {
                         self.pos = Position::startpos(&v);
                         if !XBOARD_KNOWN.contains(&xboard_name(&v.name)) {
@@ -346,7 +346,7 @@ impl XBoard {
 
     fn features(&self) {
         let mut vars: Vec<&str> = Vec::new();
-        for n in builtin::names() {
+        for n in registry::names() {
             vars.push(xboard_name(n));
         }
         self.out.line(&format!(

@@ -1,6 +1,6 @@
 //! Colours, pieces, moves and the stack-allocated move list.
 
-use crate::geometry::Square;
+use crate::core::geometry::Square;
 use std::mem::MaybeUninit;
 
 /// Largest number of piece types a variant may define (type masks are `u32`).

@@ -26,9 +26,9 @@
 //!   counts, minimum counts (`fury`), `fell`, `ring`, turning (`Bent`, `Crooked`) and
 //!   Walkers need a path mover, which this build cannot express.
 
-use crate::betza;
-use crate::geometry::{MAX_FILES, MAX_RANKS};
-use crate::movement::{Atom, AtomKind, Mode, Offset};
+use crate::core::geometry::{MAX_FILES, MAX_RANKS};
+use crate::movement::atoms::{Atom, AtomKind, Mode, Offset};
+use crate::movement::betza;
 use std::collections::HashMap;
 
 /// A taxonomy name that could not be used: the name as given and the reason.

@@ -1,7 +1,9 @@
 //! Perft: count the leaf nodes of the legal move tree, bulk-counting at depth 1, with
 //! `--divide` and a rayon split of the root moves.
 
-use crate::moves::{Move, MoveList};
+pub mod suite;
+
+use crate::core::moves::{Move, MoveList};
 use crate::position::Position;
 use rayon::prelude::*;
 

@@ -3,16 +3,18 @@
 //! A [`Variant`] is built once from its table (board size, pieces with Betza movement,
 //! start position, rule switches) and shared read-only by every position of that game.
 
-use crate::attacks::{AttackerMap, PieceAttacks, Rays};
-use crate::betza;
-use crate::extended::{self, ExtRules, FlightFile, PathFile, PieceExtFile, ShotFile};
-use crate::geometry::{Bitboard, Board, Square};
-use crate::movement::Atom;
-use crate::movement::Offset;
-use crate::moves::{Color, PieceType, MAX_PIECE_TYPES};
+pub mod registry;
+
+use crate::core::geometry::{Bitboard, Board, Square};
+use crate::core::moves::{Color, PieceType, MAX_PIECE_TYPES};
+use crate::movegen::occupy::{self, ExtRules, FlightFile, PathFile, PieceExtFile, ShotFile};
+use crate::movement::atoms::Atom;
+use crate::movement::atoms::Offset;
+use crate::movement::attacks::{AttackerMap, PieceAttacks, Rays};
+use crate::movement::betza;
+use crate::movement::taxonomy;
 use crate::position::Position;
-use crate::stacking::{Counts, Stacking, MAX_STACK_ATOMS};
-use crate::taxonomy;
+use crate::rules::stacking::{Counts, Stacking, MAX_STACK_ATOMS};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -845,7 +847,7 @@ impl Variant {
                 flight: p.flight.as_ref(),
             })
             .collect();
-        let ext = extended::compile(&board, &mut rays, &pieces, &ext_files, origin)?.map(Box::new);
+        let ext = occupy::compile(&board, &mut rays, &pieces, &ext_files, origin)?.map(Box::new);
         // Shots, paths and flights make checks that rays cannot see.
         let ray_legality = ext.is_none()
             && attacks
@@ -1137,13 +1139,13 @@ fn extend(mut table: toml::Table, origin: &str) -> Result<toml::Table, VariantEr
             ))
         }
     };
-    let (_, base_text) = crate::builtin::TABLES
+    let (_, base_text) = crate::variant::registry::TABLES
         .iter()
         .find(|(n, _)| *n == name)
         .ok_or_else(|| {
             err(format!(
                 "\"{name}\" is not a built-in variant ({})",
-                crate::builtin::names().join(", ")
+                crate::variant::registry::names().join(", ")
             ))
         })?;
     let mut base: toml::Table = toml::from_str(base_text)
@@ -1266,7 +1268,7 @@ fn line_masks(board: &Board, rays: &Rays, attackers: &[AttackerMap; 2]) -> Optio
     {
         return None;
     }
-    let mut lines = vec![Bitboard::EMPTY; crate::geometry::SQUARE_SLOTS];
+    let mut lines = vec![Bitboard::EMPTY; crate::core::geometry::SQUARE_SLOTS];
     for (s, bb) in lines.iter_mut().enumerate().take(board.squares()) {
         for m in attackers {
             for id in m

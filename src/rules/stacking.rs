@@ -9,8 +9,8 @@
 //! from its plane code. Which types combine, split and transform is derived here from the
 //! compositions once, never listed as cases.
 
-use crate::geometry::{Bitboard, Square};
-use crate::moves::{PieceType, MAX_PIECE_TYPES};
+use crate::core::geometry::{Bitboard, Square};
+use crate::core::moves::{PieceType, MAX_PIECE_TYPES};
 
 /// Most primitive atoms a variant may stack from.
 pub const MAX_STACK_ATOMS: usize = 4;

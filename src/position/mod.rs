@@ -1,11 +1,14 @@
 //! The game state: bitboard planes, mailbox, hands, rights, clocks and Zobrist key,
 //! with make/unmake. Move generation lives in `movegen`, FEN in `fen`.
 
-use crate::geometry::{Bitboard, Square, SQUARE_SLOTS};
-use crate::moves::{Color, Move, MoveKind, Piece, PieceType, MAX_KILLS, MAX_PIECE_TYPES};
-use crate::stacking::{self, Counts, MAX_STACK_PLANES};
+pub mod fen;
+pub mod notation;
+
+use crate::core::geometry::{Bitboard, Square, SQUARE_SLOTS};
+use crate::core::moves::{Color, Move, MoveKind, Piece, PieceType, MAX_KILLS, MAX_PIECE_TYPES};
+use crate::core::zobrist::{MAX_HAND_COUNT, ZOBRIST};
+use crate::rules::stacking::{self, Counts, MAX_STACK_PLANES};
 use crate::variant::Variant;
-use crate::zobrist::{MAX_HAND_COUNT, ZOBRIST};
 use std::sync::Arc;
 
 /// What `unmake` needs to restore and cannot recompute.

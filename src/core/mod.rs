@@ -1,0 +1,5 @@
+//! The core that knows no game: squares and bitboards, moves and pieces, Zobrist keys.
+
+pub mod geometry;
+pub mod moves;
+pub mod zobrist;
