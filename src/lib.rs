@@ -6,6 +6,8 @@
 //! `position` (state, FEN, notation) → `movegen` → `perft`, `eval`, `tt`, `search`,
 //! `bench`, `describe` → `protocol` (UCI, XBoard) and `arena` → the CLI in `main.rs`.
 
+#![warn(missing_docs)]
+
 pub mod arena;
 pub mod bench;
 pub mod core;
