@@ -1,5 +1,6 @@
 //! The core that knows no game: squares and bitboards, moves and pieces, Zobrist keys.
 
+pub mod fen;
 pub mod geometry;
 pub mod moves;
 pub mod zobrist;

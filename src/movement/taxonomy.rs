@@ -1102,7 +1102,6 @@ impl Description {
     }
 }
 
-/// Parses a taxonomy name into deduplicated movement atoms (White's view).
 /// The path mover a name describes, as (exact step count, step set in Betza): a single
 /// `fire N-step fell Bent <leaper> Rider` — exactly N steps, turning freely, killing what
 /// it passes — is the Combined Arms armor (T5) and maps onto the table key `path`.
@@ -1127,6 +1126,7 @@ pub fn path_of(name: &str) -> Option<(u32, String)> {
     is_path.then(|| (exact, c.block.betza().to_string()))
 }
 
+/// Parses a taxonomy name into deduplicated movement atoms (White's view).
 pub fn parse(name: &str) -> Result<Vec<Atom>, TaxonomyError> {
     parse_description(name)?.atoms()
 }

@@ -1,6 +1,7 @@
 //! FEN in and out for any board size: ranks top to bottom, multi-digit empty runs,
 //! pieces in hand in `[...]` after the placement.
 
+use crate::core::fen::read_placement;
 use crate::core::moves::{Color, Piece, PieceType};
 use crate::position::Position;
 use crate::variant::Variant;
@@ -30,115 +31,17 @@ impl Position {
         };
         let mut pos = Position::empty(Arc::clone(v));
         let bd = &v.board;
-        let mut fields = fen.split_whitespace();
-        let mut placement = fields
-            .next()
-            .ok_or_else(|| fail("empty".into()))?
-            .to_string();
-        // A hand may be attached (`.../RNBQ[Dd]`) or stand as its own field.
-        let mut hand_text = None;
-        if let Some(i) = placement.find('[') {
-            let rest = placement[i..].to_string();
-            if !rest.ends_with(']') {
-                return Err(fail(format!("hand \"{rest}\" has no closing ']'")));
-            }
-            hand_text = Some(rest[1..rest.len() - 1].to_string());
-            placement.truncate(i);
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let (placement, used) = read_placement(&fields, &v.board, |c| v.type_of_letter(c))
+            .map_err(|e| fail(format!("{} ({})", e.0, v.name)))?;
+        for &(sq, t, c) in &placement.pieces {
+            pos.put(Piece::new(t, c), sq);
         }
-        let rows: Vec<&str> = placement.split('/').collect();
-        if rows.len() != bd.ranks as usize {
-            return Err(fail(format!(
-                "placement has {} ranks, the {} board has {}",
-                rows.len(),
-                v.name,
-                bd.ranks
-            )));
+        for &(c, t, n) in &placement.hand {
+            pos.add_to_hand(c, t, n as i32);
         }
-        for (i, row) in rows.iter().enumerate() {
-            let rank = bd.ranks as i32 - 1 - i as i32;
-            let mut file = 0i32;
-            let mut num = 0i32;
-            let flush = |file: &mut i32, num: &mut i32| {
-                *file = file.saturating_add(*num);
-                *num = 0;
-            };
-            for ch in row.chars() {
-                if let Some(d) = ch.to_digit(10) {
-                    if num == 0 && d == 0 {
-                        return Err(fail(format!("rank {}: empty run starts with 0", rank + 1)));
-                    }
-                    // Saturating: an absurd run is then refused as too long, not overflowed.
-                    num = num.saturating_mul(10).saturating_add(d as i32);
-                    continue;
-                }
-                flush(&mut file, &mut num);
-                let t = v.type_of_letter(ch).ok_or_else(|| {
-                    fail(format!(
-                        "rank {}: unknown piece letter '{ch}' for {}",
-                        rank + 1,
-                        v.name
-                    ))
-                })?;
-                let c = if ch.is_ascii_uppercase() {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                let sq = bd.square(file, rank).ok_or_else(|| {
-                    fail(format!(
-                        "rank {} has more than {} files",
-                        rank + 1,
-                        bd.files
-                    ))
-                })?;
-                pos.put(Piece::new(t, c), sq);
-                file += 1;
-            }
-            flush(&mut file, &mut num);
-            if file != bd.files as i32 {
-                return Err(fail(format!(
-                    "rank {} covers {} files, the board has {}",
-                    rank + 1,
-                    file,
-                    bd.files
-                )));
-            }
-        }
-        let mut next = fields.next();
-        if hand_text.is_none() {
-            if let Some(f) = next {
-                if f.starts_with('[') {
-                    if !f.ends_with(']') {
-                        return Err(fail(format!("hand \"{f}\" has no closing ']'")));
-                    }
-                    hand_text = Some(f[1..f.len() - 1].to_string());
-                    next = fields.next();
-                }
-            }
-        }
-        if let Some(h) = hand_text {
-            let mut count = 0u32;
-            for ch in h.chars() {
-                if let Some(d) = ch.to_digit(10) {
-                    count = count.saturating_mul(10).saturating_add(d);
-                    continue;
-                }
-                if ch == '-' {
-                    continue;
-                }
-                let t = v
-                    .type_of_letter(ch)
-                    .ok_or_else(|| fail(format!("hand: unknown piece letter '{ch}'")))?;
-                let c = if ch.is_ascii_uppercase() {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                // A hand holds at most 255 of a type; larger counts saturate.
-                pos.add_to_hand(c, t, count.clamp(1, 255) as i32);
-                count = 0;
-            }
-        }
+        let mut fields = fields[used..].iter().copied();
+        let next = fields.next();
         pos.side = match next {
             None | Some("w") => Color::White,
             Some("b") => Color::Black,
