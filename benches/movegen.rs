@@ -6,13 +6,13 @@ use std::sync::Arc;
 use tenfold::core::moves::MoveList;
 use tenfold::movement::atoms::Offset;
 use tenfold::movement::attacks::{ride_slow, Rays};
-use tenfold::variant::registry;
+use tenfold::registry;
 use tenfold::{perft::perft, Bitboard, Board, Position, Square, Variant};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 fn tenten() -> Arc<Variant> {
-    Arc::new(Variant::from_toml(include_str!("../tests/data/tenten.toml"), "tenten").unwrap())
+    Variant::from_toml(include_str!("../tests/data/tenten.toml"), "tenten").unwrap()
 }
 
 fn movegen(c: &mut Criterion) {

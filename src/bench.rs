@@ -11,15 +11,34 @@ use std::time::Instant;
 /// Default bench depth.
 pub const DEFAULT_DEPTH: u32 = 9;
 
+/// Why a bench could not run.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum BenchError {
+    /// A bench FEN of the table does not parse.
+    #[error("{variant}: bench position: {error}")]
+    Position {
+        /// The variant's name.
+        variant: String,
+        /// Why the FEN was refused.
+        error: crate::position::fen::FenError,
+    },
+    /// The hash table's memory cannot be had.
+    #[error(transparent)]
+    Hash(#[from] crate::tt::HashError),
+}
+
 /// The bench positions of a variant: its table's `[search] bench` list, or else the
 /// start position and positions reached from it by fixed move sequences.
-pub fn positions(v: &Arc<Variant>) -> Result<Vec<Position>, String> {
-    let listed = &v.file.search.bench;
+pub fn positions(v: &Arc<Variant>) -> Result<Vec<Position>, BenchError> {
+    let listed = &v.search.bench;
     if !listed.is_empty() {
         return listed
             .iter()
             .map(|f| {
-                Position::from_fen(v, f).map_err(|e| format!("{}: bench position: {e}", v.name))
+                Position::from_fen(v, f).map_err(|e| BenchError::Position {
+                    variant: v.name.clone(),
+                    error: e,
+                })
             })
             .collect();
     }
@@ -41,7 +60,12 @@ pub fn positions(v: &Arc<Variant>) -> Result<Vec<Position>, String> {
             p.make_move(names[pick].1);
         }
         if !out.iter().any(|q| q.key() == p.key()) {
-            out.push(Position::from_fen(v, &p.fen()).map_err(|e| e.to_string())?);
+            out.push(
+                Position::from_fen(v, &p.fen()).map_err(|e| BenchError::Position {
+                    variant: v.name.clone(),
+                    error: e,
+                })?,
+            );
         }
     }
     Ok(out)
@@ -85,7 +109,7 @@ pub fn run(
     threads: usize,
     hash_mb: usize,
     mut each: impl FnMut(&BenchLine),
-) -> Result<BenchResult, String> {
+) -> Result<BenchResult, BenchError> {
     let mut engine = Engine::try_new(threads, hash_mb)?;
     let mut lines = Vec::new();
     let mut search_ms = 0f64;

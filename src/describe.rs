@@ -36,9 +36,15 @@ pub struct Described {
     pub note: Option<String>,
 }
 
+/// PIECE could be read neither as a piece letter nor as Betza nor as a taxonomy name;
+/// the text says why each reading failed, on one line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct DescribeError(pub String);
+
 /// Reads PIECE: a single upper-case letter the variant defines, else Betza, else a
 /// taxonomy name; the error lists why each reading failed, on one line.
-pub fn resolve(piece: &str, variant: &Variant) -> Result<(String, Vec<Atom>), String> {
+pub fn resolve(piece: &str, variant: &Variant) -> Result<(String, Vec<Atom>), DescribeError> {
     let p = piece.trim();
     let mut why = Vec::new();
     let mut chars = p.chars();
@@ -62,26 +68,19 @@ pub fn resolve(piece: &str, variant: &Variant) -> Result<(String, Vec<Atom>), St
         Ok(a) => return Ok(("taxonomy name".to_string(), a)),
         Err(e) => why.push(e.to_string()),
     }
-    Err(format!("cannot describe \"{p}\": {}", why.join("; ")).replace(['\n', '\r'], " "))
+    Err(DescribeError(
+        format!("cannot describe \"{p}\": {}", why.join("; ")).replace(['\n', '\r'], " "),
+    ))
 }
 
 /// Describes PIECE (see [`resolve`]).
-pub fn describe(piece: &str, variant: &Variant) -> Result<Described, String> {
+pub fn describe(piece: &str, variant: &Variant) -> Result<Described, DescribeError> {
     let (source, atoms) = resolve(piece, variant)?;
     let mut d = describe_atoms(source, atoms);
     let mut chars = piece.trim().chars();
     if let (Some(c), None) = (chars.next(), chars.next()) {
         if let Some(t) = variant.type_of_letter(c).filter(|_| c.is_ascii_uppercase()) {
-            let f = &variant.file.pieces[t as usize];
-            let extra: Vec<&str> = [
-                (f.path.is_some(), "a path"),
-                (f.shot.is_some(), "a rifle shot"),
-                (f.flight.is_some(), "a flight"),
-            ]
-            .iter()
-            .filter(|(has, _)| *has)
-            .map(|(_, what)| *what)
-            .collect();
+            let extra = &variant.pieces[t as usize].extra_moves;
             if !extra.is_empty() {
                 d.note = Some(format!(
                     "also moves by {} (see tables/{}.toml); not drawn",

@@ -2,9 +2,9 @@
 //!
 //! Terms (centipawns, tapered between middlegame and endgame by the non-pawn material
 //! left on the board and in hand):
-//! - **material**: each piece's `value` from the table; a piece without one gets a value
-//!   derived from its mobility on a sparsely filled board (see [`derived_value`]); royal
-//!   pieces count nothing; pieces in hand count their value plus a tenth.
+//! - **material**: each piece's compiled value (the table's `value`, or one derived from
+//!   its mobility, see `variant/values.rs`); royal pieces count nothing; pieces in hand
+//!   count their value plus a tenth.
 //! - **placement**: a non-pawn piece gains where it reaches more squares than its
 //!   average (centre for leapers, open diagonals for riders); pawns gain as they
 //!   advance toward their promotion ranks and more when passed (no enemy pawn ahead on
@@ -20,11 +20,9 @@
 use crate::core::geometry::{Bitboard, Square, SQUARE_SLOTS};
 use crate::core::moves::{Color, PieceType};
 use crate::position::Position;
-use crate::variant::Variant;
+use crate::variant::{values, Variant};
 use std::sync::Arc;
 
-/// Material value used for a pawn-rule piece without a `value`.
-const DEFAULT_PAWN_VALUE: i32 = 100;
 /// Pieces worth at least this get no middlegame placement bonus (queen-like).
 const HEAVY: i32 = 800;
 /// Pieces worth less than this are light (knight-like) and should leave the back rank.
@@ -59,120 +57,15 @@ pub struct Eval {
     start_phase: i32,
 }
 
-/// Deterministic sparse occupancies (about one square in three) to sample mobility on.
-fn sample_occupancies(all: Bitboard) -> [Bitboard; 4] {
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut out = [Bitboard::EMPTY; 4];
-    for o in out.iter_mut() {
-        let mut bb = Bitboard::EMPTY;
-        for sq in all.iter() {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            if seed.is_multiple_of(3) {
-                bb.set(sq);
-            }
-        }
-        *o = bb;
-    }
-    out
-}
-
-/// Mobility of each type on each square for White, averaged over sparse occupancies
-/// (in quarters of a square, to stay in integers).
-fn mobility_table(v: &Variant) -> Vec<Vec<i32>> {
-    let all = v.board.all;
-    let occs = sample_occupancies(all);
-    (0..v.pieces.len())
-        .map(|t| {
-            let pa = &v.attacks[0][t];
-            (0..SQUARE_SLOTS)
-                .map(|s| {
-                    let sq = Square(s as u8);
-                    if !all.has(sq) {
-                        return 0;
-                    }
-                    occs.iter()
-                        .map(|&o| {
-                            let o = o & !sq.bb();
-                            let tg = pa.targets(&v.rays, sq, o);
-                            (tg.quiet | tg.capture).count() as i32
-                        })
-                        .sum::<i32>()
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// Fraction (per mille) of the board a piece can ever reach from a central square by
-/// repeated moves on an empty board: a colour-bound piece reaches half.
-fn reach_permille(v: &Variant, t: usize) -> i32 {
-    let bd = &v.board;
-    let Some(centre) = bd.square(bd.files as i32 / 2, bd.ranks as i32 / 2) else {
-        return 1000;
-    };
-    let pa = &v.attacks[0][t];
-    let mut seen = centre.bb();
-    let mut frontier = seen;
-    while frontier.any() {
-        let mut next = Bitboard::EMPTY;
-        for sq in frontier.iter() {
-            let tg = pa.targets(&v.rays, sq, Bitboard::EMPTY);
-            next |= tg.quiet;
-        }
-        frontier = next & !seen;
-        seen |= next;
-    }
-    (seen.count() as i32 * 1000) / bd.squares() as i32
-}
-
-/// A value for a piece the table gives none: grows with its average mobility on a
-/// sparsely filled board, shrunk for pieces bound to part of the board. Calibrated so
-/// that FIDE pieces land near their customary values (N ~ 300, B ~ 300, R ~ 500,
-/// Q ~ 1000).
-pub fn derived_value(v: &Variant, t: usize) -> i32 {
-    derived_from(&mobility_table(v), v, t)
-}
-
-fn derived_from(mob: &[Vec<i32>], v: &Variant, t: usize) -> i32 {
-    let def = &v.pieces[t];
-    if def.royal {
-        return 0;
-    }
-    if def.pawn {
-        return DEFAULT_PAWN_VALUE;
-    }
-    let squares = v.board.squares() as f64;
-    // Average squares reached (the table is in quarters).
-    let m = mob[t].iter().sum::<i32>() as f64 / 4.0 / squares.max(1.0);
-    let reach = reach_permille(v, t) as f64 / 1000.0;
-    // Superlinear in mobility (a queen is worth more than a rook and a bishop together
-    // by mobility alone), shrunk for pieces bound to part of the board.
-    let base = 12.0 * m * m.sqrt() + 30.0 * m;
-    (base * (0.6 + 0.4 * reach)).round() as i32
-}
-
 impl Eval {
     /// Builds the tables for a variant.
     pub fn new(va: &Arc<Variant>) -> Eval {
         let v: &Variant = va;
         let n = v.pieces.len();
         let bd = &v.board;
-        let mob = mobility_table(v);
+        let mob = values::mobility_table(&v.board, &v.rays, &v.attacks[0]);
         let squares = bd.squares() as i32;
-        let values: Vec<i32> = (0..n)
-            .map(|t| {
-                if v.pieces[t].royal {
-                    0
-                } else {
-                    match v.file.pieces.get(t).and_then(|p| p.value) {
-                        Some(x) => x,
-                        None => derived_from(&mob, v, t),
-                    }
-                }
-            })
-            .collect();
+        let values: Vec<i32> = v.pieces.iter().map(|p| p.value).collect();
         let rel_rank = |c: Color, sq: Square| {
             if c == Color::White {
                 bd.rank_of(sq)
@@ -477,28 +370,7 @@ fn pawn_start_rank(start: &Position, t: usize, ranks: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::registry;
-
-    #[test]
-    fn derived_values_rank_the_fide_pieces_like_their_table_values() {
-        let v = registry::get("chess").unwrap();
-        let t = |c| v.type_of_letter(c).unwrap() as usize;
-        let (n, b, r, q) = (
-            derived_value(&v, t('N')),
-            derived_value(&v, t('B')),
-            derived_value(&v, t('R')),
-            derived_value(&v, t('Q')),
-        );
-        assert!(n < r && b < r && r < q, "N {n} B {b} R {r} Q {q}");
-        for (got, table) in [(n, 320), (b, 330), (r, 500), (q, 950)] {
-            assert!(
-                (got - table).abs() * 5 < table,
-                "derived {got} vs table {table}"
-            );
-        }
-        assert_eq!(derived_value(&v, t('K')), 0);
-        assert_eq!(derived_value(&v, t('P')), DEFAULT_PAWN_VALUE);
-    }
+    use crate::registry;
 
     #[test]
     fn the_start_position_is_level_and_material_counts() {

@@ -18,6 +18,7 @@ pub mod movement;
 pub mod perft;
 pub mod position;
 pub mod protocol;
+pub mod registry;
 pub mod rules;
 pub mod search;
 pub mod tt;

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::time::Instant;
 use tenfold::core::moves::MoveList;
 use tenfold::perft::{self, suite};
+use tenfold::registry;
 use tenfold::search::{Engine, Event, Limits};
-use tenfold::variant::registry;
 use tenfold::{bench, Position, Variant};
 
 /// Prints a line on stdout; when the reader has gone (`tenfold moves | head -1`) the
@@ -501,7 +501,7 @@ fn search(c: &Common, a: &SearchArgs) -> Result<(), Fail> {
         nodes: a.nodes,
         ..Limits::default()
     };
-    let engine = Engine::try_new(a.threads, a.hash).map_err(|e| Fail(1, e))?;
+    let engine = Engine::try_new(a.threads, a.hash).map_err(|e| Fail(1, e.to_string()))?;
     let json = c.json;
     let r = engine.search(
         &pos,
@@ -565,7 +565,7 @@ fn bench(c: &Common, a: &BenchArgs) -> Result<(), Fail> {
             );
         }
     })
-    .map_err(|e| Fail(1, e))?;
+    .map_err(|e| Fail(1, e.to_string()))?;
     if c.json {
         println!("{}", json!({"nodes": r.nodes, "ms": r.ms, "nps": r.nps}));
     } else {

@@ -104,6 +104,11 @@ pub struct TranspositionTable {
     age: AtomicU8,
 }
 
+/// The memory for a table of that many megabytes cannot be had.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a {0} MB hash table")]
+pub struct HashError(pub usize);
+
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
@@ -114,10 +119,10 @@ impl TranspositionTable {
     }
 
     /// A table of about `mb` megabytes, or an error if the memory cannot be had.
-    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, HashError> {
         let bytes_per_bucket = BUCKET * (16 + 4);
         let buckets = ((mb.max(1) << 20) / bytes_per_bucket).max(1);
-        let fail = |_| format!("cannot allocate a {mb} MB hash table");
+        let fail = |_| HashError(mb);
         let mut words = Vec::new();
         words
             .try_reserve_exact(buckets * BUCKET * 2)
@@ -249,7 +254,7 @@ mod tests {
     #[test]
     fn store_then_probe_returns_the_same_entry() {
         let tt = TranspositionTable::new(1);
-        let m = Move::new(Square(12), Square(28), MoveKind::Swap)
+        let m = Move::new(Square(12), Square(28), MoveKind::Switch)
             .with_promotion(4)
             .with_partner_promotion(31);
         tt.store(0xDEAD_BEEF_1234_5678, m, -31990, 57, 9, Bound::Lower);

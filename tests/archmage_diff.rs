@@ -5,7 +5,7 @@
 mod archmage_ref;
 
 use archmage_ref::Ref;
-use tenfold::variant::registry;
+use tenfold::registry;
 use tenfold::{perft::perft, MoveList, Position};
 
 const SUITE: &str = include_str!("../perft/archmage.epd");

@@ -1,7 +1,7 @@
 //! ArchMage Chess rulings (../shared/rules/archmage.md): each test is a position, a move
 //! and what must follow, with the ruling it checks.
 
-use tenfold::variant::registry;
+use tenfold::registry;
 use tenfold::{MoveList, Position};
 
 fn pos(fen: &str) -> Position {

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 use tenfold::core::moves::MoveList;
-use tenfold::variant::registry;
+use tenfold::registry;
 use tenfold::{Color, Position, Variant};
 
 fn augsburg() -> Arc<Variant> {

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 use tenfold::core::moves::MoveList;
-use tenfold::variant::registry;
+use tenfold::registry;
 use tenfold::{Position, Variant};
 
 const SIDE: i32 = 10;

@@ -2,7 +2,7 @@
 //! stays fast; `tenfold perft --suite perft/chess.epd` runs every depth.
 
 use tenfold::perft::suite;
-use tenfold::variant::registry;
+use tenfold::registry;
 
 /// Depths whose expected count exceeds this are left to `perft --suite`.
 const NODE_BUDGET: u64 = 3_000_000;

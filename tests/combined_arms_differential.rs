@@ -8,7 +8,7 @@ use ca_reference as reference;
 use std::collections::BTreeSet;
 use tenfold::core::moves::MoveList;
 use tenfold::perft::suite;
-use tenfold::variant::registry;
+use tenfold::registry;
 use tenfold::Position;
 
 /// A tiny deterministic generator so failures reproduce.

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use tenfold::core::moves::MoveList;
 use tenfold::position::notation::{GameResult, MoveError};
-use tenfold::variant::registry;
+use tenfold::registry;
 use tenfold::{Position, Variant};
 
 fn ca() -> Arc<Variant> {

@@ -10,9 +10,7 @@ fn game(pieces: &str) -> Result<Arc<Variant>, String> {
         "name = \"test\"\nfiles = 8\nranks = 8\nstart = \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"\n\
          [[piece]]\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n{pieces}"
     );
-    Variant::from_toml(&text, "test.toml")
-        .map(Arc::new)
-        .map_err(|e| e.to_string())
+    Variant::from_toml(&text, "test.toml").map_err(|e| e.to_string())
 }
 
 fn refused(pieces: &str) -> String {

@@ -5,7 +5,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use tenfold::core::moves::MoveList;
 use tenfold::movement::{betza, taxonomy};
-use tenfold::variant::registry;
+use tenfold::registry;
 use tenfold::variant::VariantError;
 use tenfold::{Position, Variant};
 

@@ -4,7 +4,7 @@
 //! runs every depth.
 
 use tenfold::perft::suite;
-use tenfold::variant::registry;
+use tenfold::registry;
 
 const NODE_BUDGET: u64 = 1_000_000;
 

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 use tenfold::core::moves::MoveList;
-use tenfold::variant::registry;
+use tenfold::registry;
 use tenfold::{perft::perft, Position, Variant};
 
 fn chess() -> Arc<Variant> {
@@ -12,9 +12,7 @@ fn chess() -> Arc<Variant> {
 }
 
 fn tenten() -> Arc<Variant> {
-    Arc::new(
-        Variant::from_toml(include_str!("data/tenten.toml"), "tests/data/tenten.toml").unwrap(),
-    )
+    Variant::from_toml(include_str!("data/tenten.toml"), "tests/data/tenten.toml").unwrap()
 }
 
 /// A tiny deterministic generator so failures reproduce.

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tenfold::protocol::{detect, queue, Dialect, Msg, Out};
-use tenfold::variant::registry;
+use tenfold::registry;
 use tenfold::Position;
 
 #[derive(Clone, Default)]

@@ -4,9 +4,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tenfold::core::moves::{Move, MoveKind};
+use tenfold::registry;
 use tenfold::search::{Engine, Limits, SearchResult, MATE};
 use tenfold::tt::{Bound, TranspositionTable};
-use tenfold::variant::registry;
 use tenfold::{bench, Position, Square};
 
 /// Tests here measure time or load every core: they take turns.
@@ -181,11 +181,9 @@ fn bench_node_count_is_deterministic_with_one_thread() {
 #[test]
 fn a_variant_without_bench_positions_gets_start_and_fixed_lines() {
     let _turn = serial();
-    let v = tenfold::variant::registry::load_file(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/mini.toml"
-    ))
-    .unwrap();
+    let v =
+        tenfold::registry::load_file(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mini.toml"))
+            .unwrap();
     let ps = bench::positions(&v).unwrap();
     assert!(ps.len() >= 4, "{} positions", ps.len());
     assert_eq!(ps[0].fen(), Position::startpos(&v).fen());
@@ -201,11 +199,9 @@ fn a_variant_without_bench_positions_gets_start_and_fixed_lines() {
 #[test]
 fn search_works_on_a_loaded_game_through_the_generic_api() {
     let _turn = serial();
-    let v = tenfold::variant::registry::load_file(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/mini.toml"
-    ))
-    .unwrap();
+    let v =
+        tenfold::registry::load_file(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mini.toml"))
+            .unwrap();
     let pos = Position::startpos(&v);
     let r = search(&pos, Limits::depth(5), 2);
     let best = r.best.expect("a move");

@@ -4,6 +4,7 @@
 //! the two must agree move for move.
 
 use std::sync::Arc;
+use tenfold::variant::Legality;
 use tenfold::{MoveList, Position, Variant};
 
 const TABLE: &str = include_str!("../tables/archmage.toml");
@@ -22,10 +23,13 @@ fn fast_and_verified_legality_agree_on_switches_and_drops() {
         .replace("betza = \"FyafsF\"", "betza = \"FR\"")
         .replace("betza = \"WyafsW\"", "betza = \"WB\"");
     let fast = Variant::from_toml(&text, "no-bent").unwrap();
-    assert!(fast.ray_legality, "the variant must take the fast path");
+    assert_eq!(
+        fast.legality,
+        Legality::Rays,
+        "the variant must take the fast path"
+    );
     let mut slow = Variant::from_toml(&text, "no-bent").unwrap();
-    slow.ray_legality = false;
-    let (fast, slow): (Arc<Variant>, Arc<Variant>) = (Arc::new(fast), Arc::new(slow));
+    Arc::get_mut(&mut slow).expect("not shared yet").legality = Legality::Lines;
     let starts = [
         fast.start_fen.clone(),
         // In check from a rider, with Dragons to drop: only blocking drops, no switches.

@@ -4,7 +4,7 @@
 mod wq_reference;
 
 use std::sync::Arc;
-use tenfold::variant::registry;
+use tenfold::registry;
 use tenfold::{perft, MoveList, Position, Variant};
 use wq_reference::Pos;
 

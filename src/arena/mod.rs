@@ -12,7 +12,7 @@ pub mod stats;
 use crate::core::moves::{Color, MoveList};
 use crate::position::notation::GameResult;
 use crate::position::Position;
-use crate::variant::registry;
+use crate::registry;
 use crate::variant::Variant;
 use engine::{UciEngine, XboardEngine};
 use pgn::GameRecord;

@@ -3,7 +3,7 @@
 
 use crate::position::notation::GameResult;
 use crate::position::Position;
-use crate::variant::registry;
+use crate::registry;
 use std::fmt::Write;
 
 /// A finished (or abandoned) game.

@@ -94,7 +94,7 @@ impl Rng {
     }
 }
 
-/// Material of `c` by the table's values (royal pieces count nothing).
+/// Material of `c` by the compiled piece values (royal pieces count nothing).
 pub fn material(pos: &Position, c: Color) -> i32 {
     let v = pos.variant();
     let mut sum = 0;
@@ -102,7 +102,7 @@ pub fn material(pos: &Position, c: Color) -> i32 {
         if def.royal {
             continue;
         }
-        let value = if def.value > 0 { def.value } else { 300 };
+        let value = def.value;
         let n = pos.pieces(t as u8, c).count() as i32 + pos.hand(c, t as u8) as i32;
         sum += value * n;
     }
@@ -272,7 +272,7 @@ impl EngineSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::registry;
+    use crate::registry;
 
     #[test]
     fn engine_specs_parse_and_refuse_unknown_keys() {

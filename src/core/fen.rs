@@ -73,9 +73,8 @@ pub fn read_placement(
             }
             file = file.saturating_add(num);
             num = 0;
-            let t = letter(ch).ok_or_else(|| {
-                fail(format!("rank {}: unknown piece letter '{ch}'", rank + 1))
-            })?;
+            let t = letter(ch)
+                .ok_or_else(|| fail(format!("rank {}: unknown piece letter '{ch}'", rank + 1)))?;
             let sq = board.square(file, rank).ok_or_else(|| {
                 fail(format!(
                     "rank {} has more than {} files",
@@ -154,7 +153,8 @@ mod tests {
         let b = Board::new(3, 2).unwrap();
         let e = |f: &str| read_placement(&[f], &b, letters).unwrap_err().0;
         assert!(e("3/2").contains("rank 1 covers 2 files"));
-        assert!(e("4/3").contains("more than 3 files"));
+        assert!(e("3K/3").contains("more than 3 files"));
+        assert!(e("4/3").contains("rank 2 covers 4 files"));
         assert!(e("3/2X").contains("unknown piece letter 'X'"));
         assert!(e("3").contains("placement has 1 ranks"));
         assert!(e("03/3").contains("starts with 0"));

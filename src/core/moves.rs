@@ -107,7 +107,7 @@ pub enum MoveKind {
     /// Two friendly pieces exchange squares (positional switch); `from` is the switcher's
     /// square, `to` its partner's. `promotion` is the switcher's, `partner_promotion` the
     /// partner's.
-    Swap = 7,
+    Switch = 7,
 }
 
 /// Most squares one move may kill without ending on them (rifle shots, armor paths).
@@ -194,7 +194,7 @@ impl Move {
             4 => MoveKind::Drop,
             5 => MoveKind::Combine,
             6 => MoveKind::Split,
-            _ => MoveKind::Swap,
+            _ => MoveKind::Switch,
         }
     }
 
@@ -358,10 +358,10 @@ mod tests {
         assert_eq!(m.to(), Square(127));
         assert_eq!(m.kind(), MoveKind::EnPassant);
         assert_eq!(m.promotion(), Some(31));
-        let s = Move::new(Square(90), Square(81), MoveKind::Swap)
+        let s = Move::new(Square(90), Square(81), MoveKind::Switch)
             .with_promotion(14)
             .with_partner_promotion(31);
-        assert_eq!(s.kind(), MoveKind::Swap);
+        assert_eq!(s.kind(), MoveKind::Switch);
         assert_eq!((s.from(), s.to()), (Square(90), Square(81)));
         assert_eq!((s.promotion(), s.partner_promotion()), (Some(14), Some(31)));
         assert_eq!(m.partner_promotion(), None);

@@ -30,7 +30,7 @@
 //! leg of an `a` chain is move-only, so the plain F stop of the Griffon is a separate term.
 
 use crate::movement::atoms::{symmetric, Atom, AtomKind, Mode, Offset};
-use std::collections::HashMap;
+use ahash::AHashMap as HashMap;
 
 /// A Betza string that could not be parsed: the text, 1-based character position, reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

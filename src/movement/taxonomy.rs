@@ -1,5 +1,5 @@
 //! The Locomotive Taxonomy: piece names built from fifteen building blocks
-//! (`rules/locomotive-taxonomy.md`, T1–T6), to movement atoms and back.
+//! (`../shared/rules/locomotive-taxonomy.md`, T1–T6), to movement atoms and back.
 //!
 //! A name is a list of words separated by `-` or spaces, case-insensitive: qualifiers
 //! (`far`, `free`, `fury`, `fire`, `fell`, `ring`, `N-step`), direction and shape
@@ -29,7 +29,7 @@
 use crate::core::geometry::{MAX_FILES, MAX_RANKS};
 use crate::movement::atoms::{Atom, AtomKind, Mode, Offset};
 use crate::movement::betza;
-use std::collections::HashMap;
+use ahash::AHashMap as HashMap;
 
 /// A taxonomy name that could not be used: the name as given and the reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -2,7 +2,7 @@
 
 use crate::perft::perft_threads;
 use crate::position::Position;
-use crate::variant::registry;
+use crate::registry;
 use std::sync::Arc;
 
 /// One line of a suite.

@@ -233,7 +233,7 @@ impl Position {
 /// king and rook stand on their squares.
 fn parse_castling(pos: &Position, field: &str) -> Result<u8, String> {
     // Castling without rights ignores the field.
-    if field == "-" || !pos.v.castling_rights {
+    if field == "-" || !pos.v.castling_rights() {
         return Ok(0);
     }
     let mut bits = 0u8;
@@ -254,7 +254,7 @@ fn parse_castling(pos: &Position, field: &str) -> Result<u8, String> {
         }
         bits |= 1 << bit;
     }
-    let Some(rules) = pos.v.castling.as_ref() else {
+    let Some(rules) = pos.v.castling.as_ref().map(|c| &c.rules) else {
         return Ok(0);
     };
     let mut valid = 0u8;

@@ -7,6 +7,7 @@ pub mod notation;
 use crate::core::geometry::{Bitboard, Square, SQUARE_SLOTS};
 use crate::core::moves::{Color, Move, MoveKind, Piece, PieceType, MAX_KILLS, MAX_PIECE_TYPES};
 use crate::core::zobrist::{MAX_HAND_COUNT, ZOBRIST};
+use crate::rules::en_passant;
 use crate::rules::stacking::{self, Counts, MAX_STACK_PLANES};
 use crate::variant::Variant;
 use std::sync::Arc;
@@ -328,7 +329,7 @@ impl Position {
         let mut partner = Piece::NONE;
         let (from, to) = (m.from(), m.to());
         match m.kind() {
-            MoveKind::Swap => {
+            MoveKind::Switch => {
                 let a = self.remove(from);
                 let b = self.remove(to);
                 moved = a;
@@ -419,7 +420,7 @@ impl Position {
                     }
                     self.put(p, to);
                     if kind == MoveKind::DoubleStep {
-                        self.ep = self.v.board_between(from, to);
+                        self.ep = en_passant::between(&self.v.board, from, to);
                         self.ep_victim = to;
                     }
                 }
@@ -486,7 +487,7 @@ impl Position {
         let m = u.mv;
         let (from, to) = (m.from(), m.to());
         match m.kind() {
-            MoveKind::Swap => {
+            MoveKind::Switch => {
                 self.remove(to);
                 self.remove(from);
                 self.put(u.moved, from);
@@ -612,82 +613,33 @@ impl Position {
         let v = &*self.v;
         let (from, to) = (m.from(), m.to());
         if let Some(zc) = &v.zone_castling {
-            let bd = &v.board;
-            let rank = bd.rank_of(from);
-            let side = zc.sides.iter().find(|s| s.king_to == bd.file_of(to))?;
-            let rf = rooks & side.rook_zone[c.idx()] & bd.rank_mask(rank);
-            if rf.is_empty() {
-                return None;
-            }
-            return Some((from, to, rf.lsb(), bd.square(side.rook_to, rank)?));
+            return zc.squares(&v.board, from, to, c, rooks);
         }
         let r = v
             .castling
             .as_ref()?
+            .rules
             .iter()
             .find(|r| r.king_from == from && r.king_to == to)?;
         Some((r.king_from, r.king_to, r.rook_from, r.rook_to))
     }
 
-    /// Zone castling: a right follows its piece inside its zone and is lost when the
-    /// piece leaves it or is captured; a king that leaves its zone (castling included)
-    /// takes its side's rights with it.
+    /// Zone castling: the rights after the move (see `ZoneCastling::rights_after`).
     fn update_zone_rights(&mut self, m: Move, us: Color, moved: Piece) {
         let v = &self.v;
         let Some(zc) = &v.zone_castling else { return };
         let before = self.castle_rooks;
-        let (from, to) = (m.from(), m.to());
-        let mut rights = before;
-        // A side's rights all lie in its rook zones (the FEN parser makes sure).
-        let ours = zc
-            .sides
-            .iter()
-            .fold(Bitboard::EMPTY, |b, s| b | s.rook_zone[us.idx()]);
-        if m.kind() == MoveKind::Castle {
-            rights &= !ours;
-        } else if m.kind() != MoveKind::Drop {
-            rights.clear(to);
-            if rights.has(from) {
-                rights.clear(from);
-                if zc
-                    .sides
-                    .iter()
-                    .any(|s| s.rook_zone[us.idx()].has(from) && s.rook_zone[us.idx()].has(to))
-                {
-                    rights.set(to);
-                }
-            }
-            if v.royal_mask >> moved.kind() & 1 != 0 && !zc.king_zone[us.idx()].has(to) {
-                rights &= !ours;
-            }
-        }
+        let kinds = (
+            m.kind() == MoveKind::Castle,
+            m.kind() == MoveKind::Drop,
+            v.royal_mask >> moved.kind() & 1 != 0,
+        );
+        let rights = zc.rights_after(before, us, (m.from(), m.to()), kinds);
         if rights != before {
             for s in (rights ^ before).iter() {
                 self.key ^= ZOBRIST.castle_square[s.idx()];
             }
             self.castle_rooks = rights;
         }
-    }
-}
-
-impl Variant {
-    /// Squares strictly between two squares on a straight line (empty if not aligned).
-    pub fn board_between(&self, a: Square, b: Square) -> Bitboard {
-        let bd = &self.board;
-        let (dx, dy) = (bd.file_of(b) - bd.file_of(a), bd.rank_of(b) - bd.rank_of(a));
-        if !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
-            return Bitboard::EMPTY;
-        }
-        let (sx, sy) = (dx.signum(), dy.signum());
-        let mut out = Bitboard::EMPTY;
-        let mut sq = a;
-        while let Some(n) = bd.offset(sq, sx, sy) {
-            if n == b {
-                break;
-            }
-            out.set(n);
-            sq = n;
-        }
-        out
     }
 }

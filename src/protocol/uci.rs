@@ -6,9 +6,9 @@
 use crate::core::moves::Color;
 use crate::position::Position;
 use crate::protocol::{Msg, Out};
+use crate::registry;
 use crate::search::smp::MAX_THREADS;
 use crate::search::{uci_score, Engine, Event, Limits, SearchHandle};
-use crate::variant::registry;
 use crate::variant::Variant;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;

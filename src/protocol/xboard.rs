@@ -9,8 +9,8 @@ use crate::core::moves::Color;
 use crate::position::notation::GameResult;
 use crate::position::Position;
 use crate::protocol::{Msg, Out};
+use crate::registry;
 use crate::search::{Engine, Event, Limits, SearchHandle, MATE, MATE_BOUND};
-use crate::variant::registry;
 use crate::variant::Variant;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
@@ -319,7 +319,7 @@ impl XBoard {
                 Ok(mb) if mb > 0 => {
                     self.abandon();
                     if let Err(e) = self.engine.set_hash(mb) {
-                        self.error("memory", &e);
+                        self.error("memory", &e.to_string());
                     }
                 }
                 _ => self.error("bad memory", arg),

@@ -22,6 +22,74 @@ const NO_TYPE: u8 = 0xFF;
 /// A composition: the count of each primitive atom.
 pub type Counts = [u8; MAX_STACK_ATOMS];
 
+/// Table key `stacking`: the primitive atoms compositions count.
+#[derive(serde::Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct StackingFile {
+    /// Names of the primitive atoms, in the order of every piece's `composition`.
+    pub atoms: Vec<String>,
+    /// Types of equal composition may change into each other on a plain move to an
+    /// empty square.
+    #[serde(default)]
+    pub transform: bool,
+}
+
+/// One piece's stacking keys, as the compiler checks them.
+pub struct PieceStackFile<'a> {
+    /// `composition`, if given.
+    pub composition: Option<&'a [u8]>,
+    /// Royal pieces cannot stack.
+    pub royal: bool,
+    /// Pawns cannot stack.
+    pub pawn: bool,
+}
+
+/// Compiles `[stacking]` with every piece's `composition`; without the table, no piece
+/// may have a composition.
+pub fn compile(
+    sf: Option<&StackingFile>,
+    pieces: &[PieceStackFile],
+) -> Result<Option<Stacking>, crate::rules::RuleError> {
+    use crate::rules::RuleError;
+    let Some(sf) = sf else {
+        if let Some(i) = pieces.iter().position(|p| p.composition.is_some()) {
+            return Err(RuleError::new(
+                format!("piece[{i}].composition"),
+                "needs a [stacking] table",
+            ));
+        }
+        return Ok(None);
+    };
+    let mut comps: Vec<Option<Counts>> = Vec::new();
+    for (i, p) in pieces.iter().enumerate() {
+        let key = format!("piece[{i}].composition");
+        comps.push(match p.composition {
+            None => None,
+            Some(c) => {
+                if c.len() != sf.atoms.len() {
+                    return Err(RuleError::new(
+                        key,
+                        format!("{} counts for {} atoms", c.len(), sf.atoms.len()),
+                    ));
+                }
+                if c.iter().all(|&n| n == 0) {
+                    return Err(RuleError::new(key, "a composition needs at least one atom"));
+                }
+                if p.royal || p.pawn {
+                    return Err(RuleError::new(key, "royal and pawn pieces cannot stack"));
+                }
+                let mut counts = [0u8; MAX_STACK_ATOMS];
+                let n = c.len().min(MAX_STACK_ATOMS);
+                counts[..n].copy_from_slice(&c[..n]);
+                Some(counts)
+            }
+        });
+    }
+    Stacking::build(sf.atoms.clone(), sf.transform, &comps)
+        .map(Some)
+        .map_err(|m| RuleError::new("stacking", m))
+}
+
 /// The compiled stacking rules of a variant.
 #[derive(Clone, Debug)]
 pub struct Stacking {
@@ -57,7 +125,7 @@ pub struct Stacking {
 impl Stacking {
     /// Builds the planes layout and every derived table from the compositions
     /// (`None` for a type that does not stack); an error names what is wrong.
-    pub fn build(
+    fn build(
         atoms: Vec<String>,
         transform: bool,
         comps: &[Option<Counts>],

@@ -119,7 +119,7 @@ pub fn see(e: &Eval, pos: &Position, m: Move) -> i32 {
 #[inline]
 pub fn promotion_gain(e: &Eval, pos: &Position, m: Move) -> i32 {
     match m.kind() {
-        MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant | MoveKind::Swap => {}
+        MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant | MoveKind::Switch => {}
         _ => return 0,
     }
     let v = pos.variant();
@@ -133,7 +133,7 @@ pub fn promotion_gain(e: &Eval, pos: &Position, m: Move) -> i32 {
         }
     };
     let mut total = gain(m.from(), m.to(), m.promotion());
-    if m.kind() == MoveKind::Swap {
+    if m.kind() == MoveKind::Switch {
         total += gain(m.to(), m.from(), m.partner_promotion());
     }
     total
@@ -166,7 +166,7 @@ pub fn tactical_score(e: &Eval, pos: &Position, m: Move) -> Option<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::registry;
+    use crate::registry;
 
     fn pos(fen: &str) -> Position {
         Position::from_fen(&registry::get("chess").unwrap(), fen).unwrap()

@@ -5,7 +5,7 @@ use super::{Completed, Counter, Info, Limits, SearchResult, Shared, Worker, MAX_
 use crate::core::moves::Move;
 use crate::eval::Eval;
 use crate::position::Position;
-use crate::tt::TranspositionTable;
+use crate::tt::{HashError, TranspositionTable};
 use crate::variant::Variant;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
@@ -86,7 +86,7 @@ impl Engine {
     }
 
     /// An engine, or an error if the table's memory cannot be had.
-    pub fn try_new(threads: usize, hash_mb: usize) -> Result<Engine, String> {
+    pub fn try_new(threads: usize, hash_mb: usize) -> Result<Engine, HashError> {
         Ok(Engine {
             tt: Arc::new(TranspositionTable::try_new(hash_mb)?),
             threads: threads.clamp(1, MAX_THREADS),
@@ -111,7 +111,7 @@ impl Engine {
     }
 
     /// Resizes (and so empties) the table; keeps the old one if the memory is not there.
-    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), HashError> {
         if mb.max(1) != self.hash_mb {
             // Free the old table first so that its memory can be reused.
             self.tt = Arc::new(TranspositionTable::new(1));
@@ -157,7 +157,7 @@ impl Engine {
         let stop = Arc::new(AtomicBool::new(false));
         let start = Instant::now();
         let v = pos.variant();
-        let search = &v.file.search;
+        let search = &v.search;
         let plan = limits.plan(pos.side_to_move());
         let shared = Arc::new(Shared {
             tt: Arc::clone(&self.tt),

@@ -1,0 +1,50 @@
+//! Drop generation (rule: `rules/drops.rs`).
+
+use crate::core::geometry::Bitboard;
+use crate::core::moves::{Move, MoveList, PieceType};
+use crate::position::Position;
+
+impl Position {
+    /// Drops from the hand onto empty squares of `allowed` (near a listed piece when the
+    /// variant says so); with `verify` each is tested for king safety.
+    pub(super) fn gen_drops(&self, list: &mut MoveList, allowed: Bitboard, verify: bool) {
+        let v = &*self.v;
+        let Some(d) = &v.drops else {
+            return;
+        };
+        let us = self.side;
+        let hand = &self.hands[us.idx()];
+        if hand.iter().all(|&n| n == 0) {
+            return;
+        }
+        let mut zone = if d.near_types == 0 {
+            v.board.all
+        } else {
+            let mut z = Bitboard::EMPTY;
+            let mut m = d.near_types;
+            while m != 0 {
+                let t = m.trailing_zeros();
+                m &= m - 1;
+                for s in self.pieces(t as PieceType, us) {
+                    z |= d.near[s.idx()];
+                }
+            }
+            z
+        };
+        zone &= !self.occupied() & allowed;
+        if zone.is_empty() {
+            return;
+        }
+        for (t, &n) in hand.iter().enumerate().take(v.pieces.len()) {
+            if n == 0 {
+                continue;
+            }
+            for to in zone {
+                let mv = Move::drop(t as PieceType, to);
+                if !verify || self.leaves_royals_safe(mv) {
+                    list.push(mv);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! Pseudo-legal moves of the ordinary pieces, with promotion choices (rule:
+//! `rules/promotion.rs`) and double-step marking.
+
+use super::Pins;
+use crate::core::geometry::{Bitboard, Square};
+use crate::core::moves::{Color, Move, MoveKind, MoveList, PieceType};
+use crate::position::Position;
+
+impl Position {
+    /// Pseudo-legal moves of every piece; castling (only when not `checked`) is only
+    /// checked for empty and unattacked squares.
+    pub(super) fn gen_pseudo(&self, list: &mut MoveList, checked: bool) {
+        let v = &*self.v;
+        let us = self.side;
+        let occ = self.occupied();
+        let theirs = self.by_color[us.flip().idx()];
+        let stacked = v.stacking.as_ref().map_or(0, |st| st.stackable);
+        for t in 0..v.pieces.len() {
+            let bb = self.pieces(t as PieceType, us);
+            if bb.is_empty() || stacked >> t & 1 != 0 {
+                continue;
+            }
+            let pa = &v.attacks[us.idx()][t];
+            for from in bb {
+                let tg = pa.targets(&v.rays, from, occ);
+                self.emit(list, t as PieceType, from, tg.quiet | (tg.capture & theirs));
+            }
+        }
+        if let Some(st) = &v.stacking {
+            let no_pins = Pins {
+                bb: Bitboard::EMPTY,
+                sq: [Square(0); 32],
+                line: [Bitboard::EMPTY; 32],
+                n: 0,
+            };
+            self.gen_stacks(list, st, Bitboard(!0), &no_pins);
+        }
+        self.gen_en_passant(list, false);
+        if !checked {
+            self.gen_castling(list, false);
+        }
+    }
+
+    /// Adds the moves of a piece of type `t` from `from` to each square of `dest`,
+    /// with promotion choices and double-step marking.
+    #[inline]
+    pub(crate) fn emit(&self, list: &mut MoveList, t: PieceType, from: Square, dest: Bitboard) {
+        let v = &*self.v;
+        let def = &v.pieces[t as usize];
+        let us = self.side.idx();
+        let promotes = def
+            .promotion
+            .as_ref()
+            .is_some_and(|pr| (pr.zone[us] & dest).any());
+        if !promotes && !def.pawn && def.becomes.is_none() {
+            for to in dest {
+                list.push(Move::new(from, to, MoveKind::Normal));
+            }
+            return;
+        }
+        for to in dest {
+            let kind = if def.pawn
+                && v.en_passant
+                && self.board[to.idx()].is_none()
+                && v.board.distance(from, to) >= 2
+            {
+                MoveKind::DoubleStep
+            } else {
+                MoveKind::Normal
+            };
+            let base = Move::new(from, to, kind);
+            match &def.promotion {
+                Some(pr) if pr.zone[us].has(to) => {
+                    for (i, &p) in pr.to.iter().enumerate() {
+                        if pr.choice_zone[i][us].has(to) && (!pr.pool || self.in_pool(self.side, p))
+                        {
+                            list.push(base.with_promotion(p));
+                        }
+                    }
+                    if !pr.mandatory[us].has(to) {
+                        list.push(base);
+                    }
+                }
+                _ => match def.becomes {
+                    Some(b) if b.region[us].has(to) => list.push(base.with_promotion(b.to)),
+                    _ => list.push(base),
+                },
+            }
+        }
+    }
+
+    /// True when `c` has lost a piece of type `t` that a pool promotion may bring back:
+    /// fewer on the board than the start position holds.
+    #[inline]
+    pub fn in_pool(&self, c: Color, t: PieceType) -> bool {
+        (self.pieces(t, c).count() as usize) < self.v.start_count[c.idx()][t as usize] as usize
+    }
+}

@@ -1,0 +1,119 @@
+//! The `Rays` strategy: legal moves straight from the checks and pins on the rays
+//! around the single royal piece (every capture is a leap or a straight ride).
+
+use super::Pins;
+use crate::core::geometry::{Bitboard, Square};
+use crate::core::moves::{MoveList, PieceType};
+use crate::position::Position;
+
+impl Position {
+    /// Fast path: checks and pins from the rays around the single royal piece.
+    pub(super) fn gen_ray_legal(&self, list: &mut MoveList, ksq: Square) {
+        let v = &*self.v;
+        let us = self.side;
+        let them = us.flip();
+        let occ = self.occupied();
+        let ours = self.by_color[us.idx()];
+        let theirs = self.by_color[them.idx()];
+        let checkers = self.attackers_to(ksq, occ, theirs, them);
+        let mut pins = Pins {
+            bb: Bitboard::EMPTY,
+            sq: [Square(0); 32],
+            line: [Bitboard::EMPTY; 32],
+            n: 0,
+        };
+        let mut evasion = Bitboard(!0);
+        let map = &v.attackers[them.idx()];
+        let reach = map.reach[ksq.idx()];
+        let limited = map.rays.iter().map(|g| (g, reach));
+        for (g, reach) in limited.chain(map.facing.iter().map(|g| (g, !0u32))) {
+            let ray = v.rays.get(g.ray);
+            let blockers = ray.mask[ksq.idx()] & occ;
+            if blockers.is_empty() {
+                continue;
+            }
+            let b1 = if ray.ascending {
+                blockers.lsb()
+            } else {
+                blockers.msb()
+            };
+            let rest = blockers ^ b1.bb();
+            if ours.has(b1) && rest.any() {
+                let b2 = if ray.ascending {
+                    rest.lsb()
+                } else {
+                    rest.msb()
+                };
+                if theirs.has(b2)
+                    && (g.types & reach) >> self.board[b2.idx()].kind() & 1 != 0
+                    && g.from.has(b2)
+                    && pins.n < 32
+                {
+                    pins.bb.set(b1);
+                    pins.sq[pins.n] = b1;
+                    pins.line[pins.n] = ray.attacks(ksq, occ ^ b1.bb());
+                    pins.n += 1;
+                }
+            } else if checkers.has(b1) && !checkers.more_than_one() {
+                // The check comes along this ray: blocking squares are on it.
+                if (g.types & reach) >> self.board[b1.idx()].kind() & 1 != 0 && g.from.has(b1) {
+                    evasion = ray.attacks(ksq, occ);
+                }
+            }
+        }
+        if checkers.any() {
+            if checkers.more_than_one() {
+                evasion = Bitboard::EMPTY;
+            } else if evasion.0 == !0 {
+                evasion = checkers;
+            } else {
+                // A rider that also leaps onto the king along its line (the ArchMage's
+                // two- and three-square jumps) cannot be blocked, only captured.
+                let c = checkers.lsb();
+                let ct = self.board[c.idx()].kind() as usize;
+                if v.attacks[them.idx()][ct].leap_capture_rev[ksq.idx()].has(c) {
+                    evasion = checkers;
+                }
+            }
+        }
+        let royal_mask = v.royal_mask;
+        let stacked = v.stacking.as_ref().map_or(0, |st| st.stackable);
+        for t in 0..v.pieces.len() {
+            let bb = self.pieces(t as PieceType, us);
+            if bb.is_empty() || (royal_mask | stacked) >> t & 1 != 0 || evasion.is_empty() {
+                continue;
+            }
+            let pa = &v.attacks[us.idx()][t];
+            for from in bb {
+                let tg = pa.targets(&v.rays, from, occ);
+                let mut dest = (tg.quiet | (tg.capture & theirs)) & evasion;
+                if pins.bb.has(from) {
+                    dest &= pins.line(from);
+                }
+                self.emit(list, t as PieceType, from, dest);
+            }
+        }
+        if let Some(st) = &v.stacking {
+            if evasion.any() {
+                self.gen_stacks(list, st, evasion, &pins);
+            }
+        }
+        self.gen_en_passant(list, true);
+        // Royal moves: the destination must not be attacked once the king has left.
+        let occ_wo = occ ^ ksq.bb();
+        let kt = self.board[ksq.idx()].kind();
+        let tg = v.attacks[us.idx()][kt as usize].targets(&v.rays, ksq, occ);
+        for to in tg.quiet | (tg.capture & theirs) {
+            if !self.is_attacked(to, occ_wo, theirs & !to.bb(), them) {
+                self.emit(list, kt, ksq, to.bb());
+            }
+        }
+        if checkers.is_empty() {
+            self.gen_castling(list, true);
+        }
+        // A drop only adds a blocker: legal where it blocks the check, or anywhere
+        // when there is none (ray-legal games have no hopper screens).
+        self.gen_drops(list, evasion, false);
+        self.gen_switches(list, checkers.any());
+    }
+}

@@ -1,0 +1,229 @@
+//! The variants Tenfold knows by name: the built-in tables embedded in the binary and the
+//! files a user loaded. The registry resolves `extends` (a table may extend any known
+//! game; loops are refused), compiles each table once, and checks its start FEN as a
+//! real position after compiling.
+
+use crate::position::Position;
+use crate::variant::table::{merge_tables, toml_message};
+use crate::variant::{Variant, VariantError, VariantFile};
+use ahash::AHashMap;
+use std::sync::{Arc, LazyLock, Mutex};
+
+/// Name and TOML text of every built-in table, in listing order.
+pub const TABLES: &[(&str, &str)] = &[
+    ("chess", include_str!("../tables/chess.toml")),
+    ("capablanca", include_str!("../tables/capablanca.toml")),
+    ("embassy", include_str!("../tables/embassy.toml")),
+    ("janus", include_str!("../tables/janus.toml")),
+    ("shako", include_str!("../tables/shako.toml")),
+    ("grand", include_str!("../tables/grand.toml")),
+    ("archmage", include_str!("../tables/archmage.toml")),
+    ("wildeurasian", include_str!("../tables/wildeurasian.toml")),
+    ("augsburg", include_str!("../tables/augsburg.toml")),
+    (
+        "combined-arms",
+        include_str!("../tables/combined-arms.toml"),
+    ),
+];
+
+/// Why a variant could not be had.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// No built-in or loaded variant has that name.
+    #[error("unknown variant \"{0}\" (known: {1})")]
+    Unknown(String, String),
+    /// The table is broken.
+    #[error(transparent)]
+    Table(#[from] VariantError),
+    /// The file cannot be read.
+    #[error("cannot read variant file {0}: {1}")]
+    Io(String, String),
+}
+
+/// One known table: its resolved TOML (no `extends` left) and, once asked for, its
+/// compiled variant.
+struct Entry {
+    table: toml::Table,
+    origin: String,
+    compiled: Option<Arc<Variant>>,
+}
+
+/// Known tables by name; a loaded file replaces a table of the same name.
+struct Registry {
+    entries: AHashMap<String, Entry>,
+    /// Names of loaded (not built-in) tables, in load order, for listings.
+    loaded: Vec<String>,
+}
+
+static REGISTRY: LazyLock<Mutex<Registry>> = LazyLock::new(|| {
+    let mut entries = AHashMap::new();
+    for (name, text) in TABLES {
+        // Built-ins extend nothing; a broken one is reported when it is asked for.
+        let table = toml::from_str(text).unwrap_or_default();
+        entries.insert(
+            name.to_string(),
+            Entry {
+                table,
+                origin: format!("tables/{name}.toml"),
+                compiled: None,
+            },
+        );
+    }
+    Mutex::new(Registry {
+        entries,
+        loaded: Vec::new(),
+    })
+});
+
+fn registry() -> std::sync::MutexGuard<'static, Registry> {
+    REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Names of the built-in variants.
+pub fn names() -> Vec<&'static str> {
+    TABLES.iter().map(|(n, _)| *n).collect()
+}
+
+/// Names of every known variant: built-ins, then loaded files.
+pub fn known() -> Vec<String> {
+    let r = registry();
+    let mut out: Vec<String> = names().iter().map(|s| s.to_string()).collect();
+    out.extend(
+        r.loaded
+            .iter()
+            .filter(|n| !names().contains(&n.as_str()))
+            .cloned(),
+    );
+    out
+}
+
+/// A built-in or previously loaded variant by name (compiled once, then shared).
+pub fn get(name: &str) -> Result<Arc<Variant>, LoadError> {
+    let mut r = registry();
+    let Some(entry) = r.entries.get(name) else {
+        drop(r);
+        return Err(LoadError::Unknown(name.to_string(), known().join(", ")));
+    };
+    if let Some(v) = &entry.compiled {
+        return Ok(Arc::clone(v));
+    }
+    let text = TABLES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t);
+    let v = match text {
+        // A built-in's TOML errors are best told against its own text.
+        Some(text) => compile_text(text, &entry.origin, &r.entries)?,
+        None => compile_table(entry.table.clone(), &entry.origin)?,
+    };
+    if let Some(e) = r.entries.get_mut(name) {
+        e.compiled = Some(Arc::clone(&v));
+    }
+    Ok(v)
+}
+
+/// Loads a user's variant file; its variant can afterwards be named like a built-in,
+/// and later files may extend it.
+pub fn load_file(path: &str) -> Result<Arc<Variant>, LoadError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| LoadError::Io(path.to_string(), e.to_string()))?;
+    load_text(&text, path)
+}
+
+/// Loads a table given as text (`origin` names it in errors), as [`load_file`] does.
+pub fn load_text(text: &str, origin: &str) -> Result<Arc<Variant>, LoadError> {
+    let mut r = registry();
+    let table = resolve(text, origin, &r.entries)?;
+    let v = compile_table(table.clone(), origin)?;
+    let name = v.name.clone();
+    r.entries.insert(
+        name.clone(),
+        Entry {
+            table,
+            origin: origin.to_string(),
+            compiled: Some(Arc::clone(&v)),
+        },
+    );
+    r.loaded.retain(|n| *n != name);
+    r.loaded.push(name);
+    Ok(v)
+}
+
+impl Variant {
+    /// Parses, resolves (`extends` may name any known variant) and compiles a table;
+    /// `origin` names it in errors; its start FEN is checked as a position. The variant
+    /// is not registered (see [`load_text`]).
+    pub fn from_toml(text: &str, origin: &str) -> Result<Arc<Variant>, VariantError> {
+        let r = registry();
+        compile_text(text, origin, &r.entries)
+    }
+}
+
+fn compile_text(
+    text: &str,
+    origin: &str,
+    entries: &AHashMap<String, Entry>,
+) -> Result<Arc<Variant>, VariantError> {
+    compile_table(resolve(text, origin, entries)?, origin)
+}
+
+/// Parses a table and lays it over the table it `extends`, if any. Known tables are
+/// stored resolved, so one level is looked up here; a table that extends itself (or a
+/// base that, through earlier loads, already is this table) is a loop and refused.
+fn resolve(
+    text: &str,
+    origin: &str,
+    entries: &AHashMap<String, Entry>,
+) -> Result<toml::Table, VariantError> {
+    let mut table: toml::Table = toml::from_str(text).map_err(|e| VariantError::Toml {
+        origin: origin.to_string(),
+        msg: toml_message(text, &e),
+    })?;
+    let Some(base_name) = table.remove("extends") else {
+        return Ok(table);
+    };
+    let err = |msg: String| VariantError::Value {
+        origin: origin.to_string(),
+        key: "extends".into(),
+        msg,
+    };
+    let toml::Value::String(base_name) = base_name else {
+        return Err(err(
+            "must be the name of a known variant, as a string".into()
+        ));
+    };
+    let own = table.get("name").and_then(|n| n.as_str());
+    let base = entries.get(&base_name).ok_or_else(|| {
+        let mut known: Vec<&str> = entries.keys().map(|k| k.as_str()).collect();
+        known.sort_unstable();
+        let why = if own == Some(base_name.as_str()) {
+            "a table cannot extend itself"
+        } else {
+            "is not a known variant"
+        };
+        err(format!("\"{base_name}\" {why} ({})", known.join(", ")))
+    })?;
+    if base.origin == origin && own == Some(base_name.as_str()) {
+        return Err(err(format!(
+            "\"{base_name}\" extends itself through {origin}: a loop"
+        )));
+    }
+    let mut merged = base.table.clone();
+    merge_tables(&mut merged, table);
+    Ok(merged)
+}
+
+/// Compiles a resolved table and checks its start FEN as a position.
+fn compile_table(table: toml::Table, origin: &str) -> Result<Arc<Variant>, VariantError> {
+    let file: VariantFile =
+        toml::Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| VariantError::Toml {
+                origin: origin.to_string(),
+                msg: e.to_string().replace('\n', " ").trim().to_string(),
+            })?;
+    let v = Arc::new(Variant::compile(file, origin)?);
+    Position::from_fen(&v, &v.start_fen).map_err(|e| VariantError::Value {
+        origin: origin.to_string(),
+        key: "start".into(),
+        msg: e.to_string(),
+    })?;
+    Ok(v)
+}

@@ -1,0 +1,137 @@
+//! Path movers (table key `piece.path`): exactly N unit steps with free turning that
+//! kill every enemy piece they pass (Combined Arms armor, taxonomy T5). A path move is
+//! written `<from><to>` plus `x<sq>` for each square killed in passing; it is generated
+//! in `movegen/occupy.rs`.
+
+use super::RuleError;
+use crate::core::geometry::{Bitboard, Board, Square, SQUARE_SLOTS};
+use crate::core::moves::{Color, MAX_KILLS};
+use crate::movement::atoms::{AtomKind, Offset};
+use crate::movement::betza;
+use serde::Deserialize;
+
+/// Table key `path`.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct PathFile {
+    /// Exactly this many steps (1..=5).
+    pub steps: u32,
+    /// The step set in Betza, leaps only (`W`: the four orthogonal unit steps).
+    pub betza: String,
+}
+
+/// Shifting a whole set by one step without wrapping across files.
+#[derive(Clone, Copy, Debug)]
+pub struct Shift {
+    /// Squares whose step stays on the board.
+    keep: Bitboard,
+    /// Index delta of the step.
+    delta: i32,
+}
+
+impl Shift {
+    fn new(board: &Board, d: Offset) -> Shift {
+        let mut keep = Bitboard::EMPTY;
+        for s in 0..board.squares() {
+            if board
+                .offset(Square(s as u8), d.dx as i32, d.dy as i32)
+                .is_some()
+            {
+                keep.set(Square(s as u8));
+            }
+        }
+        Shift {
+            keep,
+            delta: d.dy as i32 * board.files as i32 + d.dx as i32,
+        }
+    }
+
+    #[inline(always)]
+    fn apply(self, bb: Bitboard) -> Bitboard {
+        let b = (bb & self.keep).0;
+        Bitboard(if self.delta >= 0 {
+            b << self.delta
+        } else {
+            b >> -self.delta
+        })
+    }
+}
+
+/// A compiled path mover, per colour.
+pub struct PathDef {
+    /// Number of steps.
+    pub steps: u8,
+    /// The step set (White's view).
+    pub dirs: Vec<Offset>,
+    /// One-step targets per colour and square.
+    pub one: [Box<[Bitboard; SQUARE_SLOTS]>; 2],
+    fwd: [Vec<Shift>; 2],
+    back: [Vec<Shift>; 2],
+}
+
+impl PathDef {
+    /// Every square one step forward from a square of `bb`.
+    #[inline(always)]
+    pub fn forward(&self, c: usize, bb: Bitboard) -> Bitboard {
+        self.fwd[c]
+            .iter()
+            .fold(Bitboard::EMPTY, |a, s| a | s.apply(bb))
+    }
+
+    /// Every square from which one step reaches a square of `bb`.
+    #[inline(always)]
+    pub fn backward(&self, c: usize, bb: Bitboard) -> Bitboard {
+        self.back[c]
+            .iter()
+            .fold(Bitboard::EMPTY, |a, s| a | s.apply(bb))
+    }
+}
+
+/// Compiles one piece's `path`; `key` is its path (`piece[5].path`).
+pub fn compile(board: &Board, p: &PathFile, key: &str) -> Result<PathDef, RuleError> {
+    if !(1..=MAX_KILLS as u32 + 1).contains(&p.steps) {
+        return Err(RuleError::new(
+            key,
+            format!("steps must be 1..={}", MAX_KILLS + 1),
+        ));
+    }
+    let atoms = betza::parse(&p.betza)
+        .map_err(|e| RuleError::new(format!("{key}.betza"), e.to_string()))?;
+    if atoms.is_empty() || atoms.iter().any(|a| a.kind != AtomKind::Leap) {
+        return Err(RuleError::new(
+            format!("{key}.betza"),
+            "the step set must be leaps",
+        ));
+    }
+    let mut dirs: Vec<Offset> = Vec::new();
+    for a in &atoms {
+        if !dirs.contains(&a.step) {
+            dirs.push(a.step);
+        }
+    }
+    let mut one = [
+        Box::new([Bitboard::EMPTY; SQUARE_SLOTS]),
+        Box::new([Bitboard::EMPTY; SQUARE_SLOTS]),
+    ];
+    let mut fwd = [Vec::new(), Vec::new()];
+    let mut back = [Vec::new(), Vec::new()];
+    for c in Color::BOTH {
+        for &d in &dirs {
+            let d = if c == Color::White { d } else { d.mirrored() };
+            for sq in board.all {
+                if let Some(t) = board.offset(sq, d.dx as i32, d.dy as i32) {
+                    one[c.idx()][sq.idx()].set(t);
+                }
+            }
+            fwd[c.idx()].push(Shift::new(board, d));
+            back[c.idx()].push(Shift::new(board, d.reversed()));
+        }
+    }
+    Ok(PathDef {
+        steps: p.steps as u8,
+        dirs,
+        one,
+        fwd,
+        back,
+    })
+}
