@@ -48,9 +48,11 @@ struct Entry {
     compiled: Option<Arc<Variant>>,
 }
 
-/// Known tables by name; a loaded file replaces a table of the same name.
+/// Known tables by name. A loaded file shadows a table of the same name (which it may
+/// extend); each name keeps its layers, newest last, and reloading a file replaces its
+/// own layer instead of stacking onto it.
 struct Registry {
-    entries: AHashMap<String, Entry>,
+    entries: AHashMap<String, Vec<Entry>>,
     /// Names of loaded (not built-in) tables, in load order, for listings.
     loaded: Vec<String>,
 }
@@ -62,11 +64,11 @@ static REGISTRY: LazyLock<Mutex<Registry>> = LazyLock::new(|| {
         let table = toml::from_str(text).unwrap_or_default();
         entries.insert(
             name.to_string(),
-            Entry {
+            vec![Entry {
                 table,
                 origin: format!("tables/{name}.toml"),
                 compiled: None,
-            },
+            }],
         );
     }
     Mutex::new(Registry {
@@ -100,20 +102,20 @@ pub fn known() -> Vec<String> {
 /// A built-in or previously loaded variant by name (compiled once, then shared).
 pub fn get(name: &str) -> Result<Arc<Variant>, LoadError> {
     let mut r = registry();
-    let Some(entry) = r.entries.get(name) else {
+    let Some(entry) = r.entries.get(name).and_then(|layers| layers.last()) else {
         drop(r);
         return Err(LoadError::Unknown(name.to_string(), known().join(", ")));
     };
     if let Some(v) = &entry.compiled {
         return Ok(Arc::clone(v));
     }
-    let text = TABLES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t);
-    let v = match text {
-        // A built-in's TOML errors are best told against its own text.
-        Some(text) => compile_text(text, &entry.origin, &r.entries)?,
+    // Only built-ins are compiled lazily; their TOML errors are best told against
+    // their own text.
+    let v = match TABLES.iter().find(|(n, _)| *n == name) {
+        Some((_, text)) => compile_text(text, &entry.origin, &r.entries)?,
         None => compile_table(entry.table.clone(), &entry.origin)?,
     };
-    if let Some(e) = r.entries.get_mut(name) {
+    if let Some(e) = r.entries.get_mut(name).and_then(|layers| layers.last_mut()) {
         e.compiled = Some(Arc::clone(&v));
     }
     Ok(v)
@@ -130,17 +132,31 @@ pub fn load_file(path: &str) -> Result<Arc<Variant>, LoadError> {
 /// Loads a table given as text (`origin` names it in errors), as [`load_file`] does.
 pub fn load_text(text: &str, origin: &str) -> Result<Arc<Variant>, LoadError> {
     let mut r = registry();
-    let table = resolve(text, origin, &r.entries)?;
-    let v = compile_table(table.clone(), origin)?;
+    // Reloading a file replaces its own layer: set that layer aside while resolving, so
+    // that a table extending its own name extends what came before it.
+    let name = peek_name(text);
+    let own = name.as_ref().and_then(|n| {
+        let layers = r.entries.get_mut(n)?;
+        let i = layers.iter().rposition(|e| e.origin == origin)?;
+        Some(layers.remove(i))
+    });
+    let result = resolve(text, origin, &r.entries)
+        .and_then(|table| Ok((compile_table(table.clone(), origin)?, table)));
+    let (v, table) = match result {
+        Ok(ok) => ok,
+        Err(e) => {
+            if let (Some(n), Some(entry)) = (name, own) {
+                r.entries.entry(n).or_default().push(entry);
+            }
+            return Err(e.into());
+        }
+    };
     let name = v.name.clone();
-    r.entries.insert(
-        name.clone(),
-        Entry {
-            table,
-            origin: origin.to_string(),
-            compiled: Some(Arc::clone(&v)),
-        },
-    );
+    r.entries.entry(name.clone()).or_default().push(Entry {
+        table,
+        origin: origin.to_string(),
+        compiled: Some(Arc::clone(&v)),
+    });
     r.loaded.retain(|n| *n != name);
     r.loaded.push(name);
     Ok(v)
@@ -156,21 +172,28 @@ impl Variant {
     }
 }
 
+/// The `name` a table's text declares, if it parses that far.
+fn peek_name(text: &str) -> Option<String> {
+    let table: toml::Table = toml::from_str(text).ok()?;
+    Some(table.get("name")?.as_str()?.to_string())
+}
+
 fn compile_text(
     text: &str,
     origin: &str,
-    entries: &AHashMap<String, Entry>,
+    entries: &AHashMap<String, Vec<Entry>>,
 ) -> Result<Arc<Variant>, VariantError> {
     compile_table(resolve(text, origin, entries)?, origin)
 }
 
 /// Parses a table and lays it over the table it `extends`, if any. Known tables are
-/// stored resolved, so one level is looked up here; a table that extends itself (or a
-/// base that, through earlier loads, already is this table) is a loop and refused.
+/// stored resolved, so one level is looked up here, and a chain of extensions cannot
+/// loop back (a base must be known before a table can extend it); the one loop left, a
+/// table extending its own name with nothing of that name before it, is refused.
 fn resolve(
     text: &str,
     origin: &str,
-    entries: &AHashMap<String, Entry>,
+    entries: &AHashMap<String, Vec<Entry>>,
 ) -> Result<toml::Table, VariantError> {
     let mut table: toml::Table = toml::from_str(text).map_err(|e| VariantError::Toml {
         origin: origin.to_string(),
@@ -190,21 +213,26 @@ fn resolve(
         ));
     };
     let own = table.get("name").and_then(|n| n.as_str());
-    let base = entries.get(&base_name).ok_or_else(|| {
-        let mut known: Vec<&str> = entries.keys().map(|k| k.as_str()).collect();
-        known.sort_unstable();
-        let why = if own == Some(base_name.as_str()) {
-            "a table cannot extend itself"
-        } else {
-            "is not a known variant"
-        };
-        err(format!("\"{base_name}\" {why} ({})", known.join(", ")))
-    })?;
-    if base.origin == origin && own == Some(base_name.as_str()) {
-        return Err(err(format!(
-            "\"{base_name}\" extends itself through {origin}: a loop"
-        )));
-    }
+    let base = entries
+        .get(&base_name)
+        .and_then(|layers| layers.last())
+        .ok_or_else(|| {
+            if own == Some(base_name.as_str()) {
+                return err(format!(
+                    "\"{base_name}\" extends itself, a loop: no earlier table of that name"
+                ));
+            }
+            let mut known: Vec<&str> = entries
+                .iter()
+                .filter(|(_, l)| !l.is_empty())
+                .map(|(k, _)| k.as_str())
+                .collect();
+            known.sort_unstable();
+            err(format!(
+                "\"{base_name}\" is not a known variant ({})",
+                known.join(", ")
+            ))
+        })?;
     let mut merged = base.table.clone();
     merge_tables(&mut merged, table);
     Ok(merged)
