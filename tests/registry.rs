@@ -28,7 +28,10 @@ fn a_loaded_file_may_extend_another_loaded_file() {
         "reg-derived.toml",
     )
     .unwrap();
-    assert!(derived.type_of_letter('C').is_some(), "the base's piece came along");
+    assert!(
+        derived.type_of_letter('C').is_some(),
+        "the base's piece came along"
+    );
     assert!(registry::known().contains(&"reg-derived".to_string()));
     // 20 chess moves plus a Chancellor dropped on any of the 32 empty squares.
     assert_eq!(legal_count("reg-derived"), 20 + 32);
@@ -71,7 +74,10 @@ fn the_start_fen_is_checked_as_a_position_after_compiling() {
     .err()
     .expect("refused")
     .to_string();
-    assert!(e.contains("start") && e.contains("not to move is in check"), "{e}");
+    assert!(
+        e.contains("start") && e.contains("not to move is in check"),
+        "{e}"
+    );
     // A start placement that does not fit the board is refused by the placement reader.
     let e = registry::load_text(
         "name = \"reg-short\"\nextends = \"chess\"\nstart = \"8/8/8 w - - 0 1\"\n",

@@ -27,7 +27,7 @@ impl Position {
     /// (the occupy-capture strategy tests that here). With `verify` each castling's
     /// landing is tested here; otherwise the caller's filter does it.
     pub(super) fn gen_castling(&self, list: &mut MoveList, verify: bool) {
-        let ext = self.v.ext.as_deref();
+        let ext = self.v.occupy.as_deref();
         let mut found = [None, None, None, None];
         let n = self.castling_candidates(&mut found, ext.is_some());
         if n == 0 {

@@ -168,7 +168,7 @@ impl Position {
 
     /// True when a royal piece of `c` is attacked.
     pub fn is_attacked_royal(&self, c: Color) -> bool {
-        if let Some(x) = self.v.ext.as_deref() {
+        if let Some(x) = self.v.occupy.as_deref() {
             return self.royal_occupy_attacked(x, c);
         }
         let occ = self.occupied();

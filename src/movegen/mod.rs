@@ -49,7 +49,7 @@ impl Position {
     pub fn legal_moves(&self, list: &mut MoveList) {
         let v = &*self.v;
         let royals = self.royals(self.side);
-        match (v.legality, v.ext.as_deref()) {
+        match (v.legality, v.occupy.as_deref()) {
             (Legality::OccupyCapture, Some(x)) => self.legal_moves_ext(x, list),
             (Legality::Rays, _) if royals.count() == 1 => {
                 list.clear();

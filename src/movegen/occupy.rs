@@ -17,7 +17,7 @@
 use crate::core::geometry::{Bitboard, Square};
 use crate::core::moves::{Color, Move, MoveKind, MoveList, PieceType, MAX_KILLS, MAX_MOVES};
 use crate::position::Position;
-use crate::rules::occupy::ExtRules;
+use crate::rules::occupy::OccupyRules;
 use crate::rules::path::PathDef;
 
 /// Fixed inputs of one path walk.
@@ -62,7 +62,7 @@ impl Out<'_> {
 impl Position {
     /// The squares the shooters of `c` on `pieces` would hit.
     #[inline]
-    pub(super) fn shield(&self, x: &ExtRules, pieces: Bitboard) -> Bitboard {
+    pub(super) fn shield(&self, x: &OccupyRules, pieces: Bitboard) -> Bitboard {
         let mut s = Bitboard::EMPTY;
         let mut m = x.shooter_mask;
         while m != 0 {
@@ -99,7 +99,7 @@ impl Position {
     }
 
     /// Every legal move, for variants with shots, paths or flights.
-    pub(crate) fn legal_moves_ext(&self, x: &ExtRules, list: &mut MoveList) {
+    pub(crate) fn legal_moves_ext(&self, x: &OccupyRules, list: &mut MoveList) {
         list.clear();
         let v = &*self.v;
         let us = self.side;
@@ -212,7 +212,7 @@ impl Position {
     #[allow(clippy::too_many_arguments)]
     fn walk(
         &self,
-        x: &ExtRules,
+        x: &OccupyRules,
         w: &Walk,
         out: &mut Out,
         cur: Square,
@@ -265,7 +265,7 @@ impl Position {
     #[allow(clippy::too_many_arguments)]
     fn gen_flight(
         &self,
-        x: &ExtRules,
+        x: &OccupyRules,
         f: &crate::rules::flight::FlightDef,
         pt: PieceType,
         from: Square,
@@ -325,7 +325,7 @@ impl Position {
     }
 
     /// True when, after `m`, no royal piece of the mover could be occupy-captured.
-    fn ext_safe(&self, x: &ExtRules, m: Move) -> bool {
+    fn ext_safe(&self, x: &OccupyRules, m: Move) -> bool {
         let v = &*self.v;
         let us = self.side;
         let them = us.flip();
@@ -405,7 +405,7 @@ impl Position {
     /// flights). Every square of `attackers` must still hold what the mailbox says.
     pub(crate) fn occupy_attacked(
         &self,
-        x: &ExtRules,
+        x: &OccupyRules,
         sq: Square,
         occ: Bitboard,
         attackers: Bitboard,
@@ -496,7 +496,7 @@ impl Position {
 
     /// True when a royal piece of `c` could be occupy-captured (the check of variants
     /// with shots, paths or flights).
-    pub(crate) fn royal_occupy_attacked(&self, x: &ExtRules, c: Color) -> bool {
+    pub(crate) fn royal_occupy_attacked(&self, x: &OccupyRules, c: Color) -> bool {
         let occ = self.occupied();
         let them = self.by_color[c.flip().idx()];
         let shield = self.shield(x, self.by_color[c.idx()]);

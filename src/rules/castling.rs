@@ -4,7 +4,7 @@
 //! the squares of rooks that still hold one). Both are one move kind, `Castle`, written
 //! as the king's move; `movegen/castling.rs` generates them.
 
-use super::{region, Ctx, RuleError};
+use super::{confine, Ctx, RuleError};
 use crate::core::geometry::{Bitboard, Square};
 use crate::core::moves::{Color, PieceType};
 use serde::Deserialize;
@@ -216,7 +216,7 @@ pub fn compile_zone(ctx: &Ctx, zc: &ZoneCastlingFile) -> Result<ZoneCastling, Ru
             "castling needs a royal king and a non-royal rook",
         ));
     }
-    let king_zone = region::compile(board, &zc.king_zone, "zone_castling.king_zone")?;
+    let king_zone = confine::region(board, &zc.king_zone, "zone_castling.king_zone")?;
     if zc.side.is_empty() || zc.side.len() > 2 {
         return Err(RuleError::new("zone_castling.side", "one or two castlings"));
     }
@@ -224,7 +224,7 @@ pub fn compile_zone(ctx: &Ctx, zc: &ZoneCastlingFile) -> Result<ZoneCastling, Ru
     let mut seen = Bitboard::EMPTY;
     for (i, sd) in zc.side.iter().enumerate() {
         let key = format!("zone_castling.side[{i}]");
-        let rook_zone = region::compile(board, &sd.rook_zone, &format!("{key}.rook_zone"))?;
+        let rook_zone = confine::region(board, &sd.rook_zone, &format!("{key}.rook_zone"))?;
         if (rook_zone[0] & (seen | king_zone[0])).any() {
             return Err(RuleError::new(
                 format!("{key}.rook_zone"),

@@ -1,8 +1,24 @@
 //! Rule mechanisms, one file per table key: the key's table form, its compiled form and
 //! its compile step, with the pure hooks make/unmake call. The generators that need a
 //! whole position sit one layer up, in `movegen/` under the same file name.
+//!
+//! | table key | file |
+//! |---|---|
+//! | `castling`, `zone_castling` | `castling.rs` (generator: `movegen/castling.rs`) |
+//! | `switch` | `switch.rs` (`movegen/switch.rs`) |
+//! | `drops` | `drops.rs` (`movegen/drops.rs`) |
+//! | `piece.promotion` (`pool`, `only_on`), `piece.becomes` | `promotion.rs` (`movegen/pseudo.rs`) |
+//! | `piece.confine` and region syntax | `confine.rs` |
+//! | `facing` | `facing.rs` |
+//! | `en_passant` | `en_passant.rs` (`movegen/en_passant.rs`) |
+//! | `stacking`, `piece.composition` | `stacking.rs` (`movegen/stacking.rs`) |
+//! | `piece.shot` | `shot.rs` (`movegen/occupy.rs`) |
+//! | `piece.path` | `path.rs` (`movegen/occupy.rs`) |
+//! | `piece.flight` | `flight.rs` (`movegen/occupy.rs`) |
+//! | shots, paths and flights together | `occupy.rs` (`movegen/occupy.rs`) |
 
 pub mod castling;
+pub mod confine;
 pub mod drops;
 pub mod en_passant;
 pub mod facing;
@@ -10,7 +26,6 @@ pub mod flight;
 pub mod occupy;
 pub mod path;
 pub mod promotion;
-pub mod region;
 pub mod shot;
 pub mod stacking;
 pub mod switch;

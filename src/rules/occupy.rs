@@ -11,7 +11,7 @@ use crate::movement::atoms::Atom;
 use crate::movement::attacks::Rays;
 
 /// Everything a variant's pieces do beyond their atoms; present only when used.
-pub struct ExtRules {
+pub struct OccupyRules {
     /// Per type: its shot.
     pub shots: Vec<Option<ShotDef>>,
     /// Per type: its path.
@@ -44,14 +44,14 @@ pub fn compile(
     rays: &mut Rays,
     atoms: &[Vec<Atom>],
     files: &[PieceExtFile],
-) -> Result<Option<ExtRules>, RuleError> {
+) -> Result<Option<OccupyRules>, RuleError> {
     if files
         .iter()
         .all(|f| f.shot.is_none() && f.path.is_none() && f.flight.is_none())
     {
         return Ok(None);
     }
-    let mut x = ExtRules {
+    let mut x = OccupyRules {
         shots: Vec::new(),
         paths: Vec::new(),
         flights: Vec::new(),

@@ -1,7 +1,7 @@
 //! Promotion (table keys `piece.promotion`, with `pool` and `only_on`) and the automatic
 //! type change on entering a region (`piece.becomes`).
 
-use super::{region, Ctx, RuleError};
+use super::{confine, Ctx, RuleError};
 use crate::core::geometry::{Bitboard, Square};
 use crate::core::moves::PieceType;
 use serde::Deserialize;
@@ -134,6 +134,6 @@ pub fn compile_becomes(
         ));
     }
     let to = ctx.type_at(b.to, &format!("{key}.to"))?;
-    let region = region::compile(ctx.board, &b.region, &format!("{key}.region"))?;
+    let region = confine::region(ctx.board, &b.region, &format!("{key}.region"))?;
     Ok(Becomes { to, region })
 }

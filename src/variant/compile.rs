@@ -14,7 +14,7 @@ use crate::rules::occupy::PieceExtFile;
 use crate::rules::path::PathFile;
 use crate::rules::stacking::PieceStackFile;
 use crate::rules::{
-    castling, drops, en_passant, facing, occupy, promotion, region, stacking, switch, Ctx,
+    castling, confine, drops, en_passant, facing, occupy, promotion, stacking, switch, Ctx,
     RuleError,
 };
 
@@ -109,10 +109,10 @@ impl Variant {
             })
             .collect();
         let atoms: Vec<Vec<Atom>> = pieces.iter().map(|p| p.atoms.clone()).collect();
-        let ext = occupy::compile(&ctx, &mut rays, &atoms, &ext_files)
+        let occupy = occupy::compile(&ctx, &mut rays, &atoms, &ext_files)
             .map_err(err)?
             .map(Box::new);
-        let legality = if ext.is_some() {
+        let legality = if occupy.is_some() {
             Legality::OccupyCapture
         } else if attacks
             .iter()
@@ -167,7 +167,7 @@ impl Variant {
             lines,
             stacking,
             stack_code,
-            ext,
+            occupy,
             en_passant: en_passant::compile(file.en_passant),
             search: SearchRules {
                 null_move: file.search.null_move,
@@ -261,7 +261,7 @@ fn compile_pieces(board: &Board, files: &[PieceFile]) -> Result<Vec<PieceDef>, R
             }
         };
         let confine = match &p.confine {
-            Some(r) => Some(region::compile(board, r, &format!("{key}.confine"))?),
+            Some(r) => Some(confine::region(board, r, &format!("{key}.confine"))?),
             None => None,
         };
         pieces.push(PieceDef {

@@ -13,7 +13,7 @@ use crate::movement::atoms::Atom;
 use crate::movement::attacks::{AttackerMap, PieceAttacks, Rays};
 use crate::rules::castling::{Castling, ZoneCastling};
 use crate::rules::drops::DropRule;
-use crate::rules::occupy::ExtRules;
+use crate::rules::occupy::OccupyRules;
 use crate::rules::promotion::{Becomes, Promotion};
 use crate::rules::stacking::Stacking;
 use crate::rules::switch::SwitchRule;
@@ -125,7 +125,7 @@ pub struct Variant {
     /// outside `stacking` so that placing a piece costs one lookup in every game.
     pub stack_code: [u16; MAX_PIECE_TYPES],
     /// Shots, paths and flights, when a piece has one (with [`Legality::OccupyCapture`]).
-    pub ext: Option<Box<ExtRules>>,
+    pub occupy: Option<Box<OccupyRules>>,
     /// Double steps leave an en passant square.
     pub en_passant: bool,
     /// The `[search]` section.

@@ -1,7 +1,8 @@
-//! Regions (table keys `confine`, and the regions of `becomes` and `zone_castling`):
-//! squares and rectangles written from White's view, mirrored for Black. A confined
-//! piece neither moves nor captures nor attacks outside its region; its attack tables are
-//! cut to the region when they are built (`PieceAttacks::confine`).
+//! Region confinement (table key `piece.confine`) and the region syntax every
+//! region-valued key shares (`becomes.region`, `zone_castling`'s zones): squares and
+//! rectangles written from White's view, mirrored for Black. A confined piece neither
+//! moves nor captures nor attacks outside its region; its attack tables are cut to the
+//! region when they are built (`PieceAttacks::confine`), so no generator checks it.
 
 use crate::core::geometry::{Bitboard, Board};
 
@@ -58,7 +59,7 @@ pub fn parse_region(board: &Board, text: &str) -> Result<[Bitboard; 2], RegionEr
     Ok(z)
 }
 
-/// Compiles a region-valued key; errors name `key`.
-pub fn compile(board: &Board, text: &str, key: &str) -> Result<[Bitboard; 2], super::RuleError> {
+/// Compiles a region-valued key (`confine` and the others); errors name `key`.
+pub fn region(board: &Board, text: &str, key: &str) -> Result<[Bitboard; 2], super::RuleError> {
     parse_region(board, text).map_err(|e| super::RuleError::new(key, e.to_string()))
 }
