@@ -1127,6 +1127,7 @@ pub fn path_of(name: &str) -> Option<(u32, String)> {
     is_path.then(|| (exact, c.block.betza().to_string()))
 }
 
+/// Reads a taxonomy name into atoms; an error when atoms cannot express it.
 pub fn parse(name: &str) -> Result<Vec<Atom>, TaxonomyError> {
     parse_description(name)?.atoms()
 }
