@@ -36,6 +36,36 @@ pub struct Described {
     pub note: Option<String>,
 }
 
+impl Described {
+    /// The description as `tenfold describe` prints it; every line ends in `\n`.
+    pub fn text(&self) -> String {
+        let mut s = format!(
+            "{}\nbetza     {}\ntaxonomy  {}\n\n",
+            self.source,
+            self.betza,
+            self.taxonomy.as_deref().unwrap_or("(no taxonomy name)")
+        );
+        let n = self.diagram.len();
+        for (i, row) in self.diagram.iter().enumerate() {
+            s += &format!("{:>2} {row}\n", n - i);
+        }
+        let files: Vec<String> = (0..n)
+            .map(|f| ((b'a' + f as u8) as char).to_string())
+            .collect();
+        s += &format!("   {}\n\n{LEGEND}\n", files.join(" "));
+        if let Some(note) = &self.note {
+            s += &format!("{note}\n");
+        }
+        s
+    }
+
+    /// `{"betza", "taxonomy", "diagram", "note"}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({"betza": self.betza, "taxonomy": self.taxonomy,
+                           "diagram": self.diagram, "note": self.note})
+    }
+}
+
 /// Reads PIECE: a single upper-case letter the variant defines, else Betza, else a
 /// taxonomy name; the error lists why each reading failed, on one line.
 pub fn resolve(piece: &str, variant: &Variant) -> Result<(String, Vec<Atom>), String> {
