@@ -9,6 +9,7 @@ use crate::movement::atoms::Atom;
 use crate::movement::attacks::{PieceAttacks, Rays};
 use crate::movement::betza;
 use crate::movement::taxonomy;
+use crate::report::Report;
 use crate::variant::Variant;
 
 /// Files and ranks of the diagram board: room for a 4-square leap in every direction.
@@ -36,9 +37,8 @@ pub struct Described {
     pub note: Option<String>,
 }
 
-impl Described {
-    /// The description as `tenfold describe` prints it; every line ends in `\n`.
-    pub fn text(&self) -> String {
+impl Report for Described {
+    fn text(&self) -> String {
         let mut s = format!(
             "{}\nbetza     {}\ntaxonomy  {}\n\n",
             self.source,
@@ -59,8 +59,7 @@ impl Described {
         s
     }
 
-    /// `{"betza", "taxonomy", "diagram", "note"}`.
-    pub fn to_json(&self) -> serde_json::Value {
+    fn to_json(&self) -> serde_json::Value {
         serde_json::json!({"betza": self.betza, "taxonomy": self.taxonomy,
                            "diagram": self.diagram, "note": self.note})
     }
@@ -187,6 +186,26 @@ pub fn diagram(atoms: &[Atom]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_and_json_show_every_form() {
+        let v = crate::variant::registry::get("chess").unwrap();
+        let d = describe("N", &v).unwrap();
+        let text = d.text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], d.source);
+        assert_eq!(lines[1], format!("betza     {}", d.betza));
+        assert!(lines[2].starts_with("taxonomy  "));
+        assert_eq!(lines[3], "");
+        assert_eq!(lines[4], format!(" 9 {}", d.diagram[0]));
+        assert_eq!(lines[13], "   a b c d e f g h i");
+        assert_eq!(lines[15], LEGEND);
+        assert!(text.ends_with(&format!("{LEGEND}\n")));
+        let j = d.to_json();
+        assert_eq!(j["betza"], d.betza.as_str());
+        assert_eq!(j["diagram"].as_array().unwrap().len(), 9);
+        assert!(j["note"].is_null());
+    }
 
     #[test]
     fn knight_diagram() {

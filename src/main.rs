@@ -3,16 +3,16 @@
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::json;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
-use tenfold::arena::{config, pgn, report, MatchConfig};
-use tenfold::core::moves::MoveList;
+use tenfold::arena::{config, pgn, report, Finished, MatchResult};
+use tenfold::inspect::{self, FenReport, LegalMoves, VariantList};
 use tenfold::perft::{self, suite};
 use tenfold::protocol::{Msg, Out};
-use tenfold::search::{Engine, Event, Limits};
+use tenfold::report::Report;
+use tenfold::search::{self, Engine, Event};
 use tenfold::variant::registry;
 use tenfold::{bench, Position, Variant};
 
@@ -87,7 +87,7 @@ enum Cmd {
         piece: String,
     },
     /// Play engine-vs-engine matches and tournaments, refereed by Tenfold's rules.
-    Match(Box<MatchArgs>),
+    Match(Box<config::MatchArgs>),
     /// Check PGN files: every game replayed under Tenfold's rules.
     Pgn(PgnArgs),
     /// Search the position: UCI-style info lines, then the best move.
@@ -98,61 +98,6 @@ enum Cmd {
     Uci,
     /// Speak XBoard/CECP on stdin/stdout.
     Xboard,
-}
-
-#[derive(Args)]
-struct MatchArgs {
-    /// A player: `name=A,threads=1,hash=16,depth=6` (a Tenfold engine), `name=B,cmd=PATH,proto=uci|xboard`, or `name=R,player=random|greedy`; repeat for each player.
-    #[arg(long = "engine", required = true)]
-    engines: Vec<String>,
-    /// Limits for every engine that sets none itself: `tc=40/60+0.6`, `st=0.1`, `depth=6`, `nodes=10000` (space or comma separated).
-    #[arg(long, default_value = "")]
-    each: String,
-    /// Opening file: one FEN/EPD per line, each played with both colours.
-    #[arg(long)]
-    openings: Option<String>,
-    /// Random plies played from each opening (default 8 when no file is given, else 0).
-    #[arg(long, default_value_t = 0)]
-    plies: u32,
-    /// Opening order: sequential or random.
-    #[arg(long, default_value = "sequential")]
-    order: String,
-    /// Rounds.
-    #[arg(long, default_value_t = 1)]
-    rounds: u32,
-    /// Games per pairing per round (played in colour-swapped pairs).
-    #[arg(long, default_value_t = 2)]
-    games: u32,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
-    concurrency: usize,
-    /// gauntlet (first engine against the rest) or round-robin.
-    #[arg(long, default_value = "gauntlet")]
-    tournament: String,
-    /// SPRT for two players: `elo0=0 elo1=5 alpha=0.05 beta=0.05`; stops at a decision.
-    #[arg(long)]
-    sprt: Option<String>,
-    /// Draw adjudication: `movenumber=40 movecount=8 score=10`.
-    #[arg(long)]
-    draw: Option<String>,
-    /// Resign adjudication: `movecount=3 score=600`.
-    #[arg(long)]
-    resign: Option<String>,
-    /// Draw a game after this many moves.
-    #[arg(long)]
-    maxmoves: Option<u32>,
-    /// Append the games as PGN to this file.
-    #[arg(long)]
-    pgnout: Option<String>,
-    /// Seed for openings and the built-in baselines.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Milliseconds an engine may overstep its clock before it loses on time.
-    #[arg(long, default_value_t = 100)]
-    timemargin: u64,
-    /// PGN Event tag.
-    #[arg(long, default_value = "tenfold match")]
-    event: String,
 }
 
 #[derive(Args)]
@@ -261,22 +206,44 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Cmd::Bench(a) => bench(c, &a),
         Cmd::Uci => speak(tenfold::protocol::uci::run),
         Cmd::Xboard => speak(tenfold::protocol::xboard::run),
-        Cmd::Variants => variants(c),
-        Cmd::Moves => moves(c),
-        Cmd::Fen => fen(c),
-        Cmd::Describe { piece } => describe(c, &piece),
+        Cmd::Variants => show(c, &VariantList(builtins()?)),
+        Cmd::Moves => show(c, &LegalMoves::of(&position(c)?)),
+        Cmd::Fen => show(c, &FenReport::of(&position(c)?)),
+        Cmd::Describe { piece } => show(
+            c,
+            &tenfold::describe::describe(&piece, &*variant(c)?).map_err(usage)?,
+        ),
         Cmd::Match(a) => run_match(c, &a),
-        Cmd::Pgn(a) => pgn_check(c, &a),
-        Cmd::Perft(a) => match &a.suite {
-            Some(file) => perft_suite(c, &a, file),
-            None => perft_depth(c, &a),
+        Cmd::Pgn(a) => {
+            let report = pgn::CheckReport::of(&pgn::read_pgn_file(&a.check)?);
+            show(c, &report)?;
+            match report.failed() {
+                0 => Ok(()),
+                bad => Err(Fail(1, format!("{bad} game(s) failed the check"))),
+            }
+        }
+        Cmd::Perft(a) => match (&a.suite, a.depth) {
+            (Some(file), _) => perft_suite(c, &a, file),
+            (None, Some(depth)) => show(
+                c,
+                &perft::Count::run(&position(c)?, depth, a.divide, a.threads.max(1)),
+            ),
+            (None, None) => Err(usage("perft needs --depth N or --suite FILE")),
         },
     }
 }
 
-type Protocol = fn(Receiver<Msg>, Sender<Msg>, Out);
+/// Prints the JSON form with --json, else the text.
+fn show(c: &Common, r: &impl Report) -> Result<(), Fail> {
+    if c.json {
+        out!("{}", r.to_json());
+    } else {
+        put(&r.text());
+    }
+    Ok(())
+}
 
-fn speak(protocol: Protocol) -> Result<(), Fail> {
+fn speak(protocol: fn(Receiver<Msg>, Sender<Msg>, Out)) -> Result<(), Fail> {
     let (tx, rx) = tenfold::protocol::queue();
     tenfold::protocol::read_stdin(None, tx.clone());
     protocol(rx, tx, Out::stdout());
@@ -287,101 +254,18 @@ fn variant(c: &Common) -> Result<Arc<Variant>, Fail> {
     Ok(registry::get(&c.variant)?)
 }
 
-/// Every built-in variant; one that fails to load is a broken build, not a usage error.
+/// A built-in that fails to load is a broken build, not a usage error.
 fn builtins() -> Result<Vec<Arc<Variant>>, Fail> {
-    registry::names()
-        .iter()
-        .map(|n| registry::get(n).map_err(|e| Fail(1, e.to_string())))
-        .collect()
+    inspect::builtins().map_err(|e| Fail(1, e.to_string()))
 }
 
 /// The position the common options describe.
 fn position(c: &Common) -> Result<Position, Fail> {
-    let v = variant(c)?;
-    let mut pos = match &c.fen {
-        Some(f) => Position::from_fen(&v, f)?,
-        None => Position::startpos(&v),
-    };
-    if let Some(m) = &c.moves {
-        pos.play_moves(m)?;
-    }
-    Ok(pos)
-}
-
-fn variants(c: &Common) -> Result<(), Fail> {
-    let list = builtins()?;
-    if c.json {
-        let list: Vec<_> = list
-            .iter()
-            .map(|v| json!({"name": v.name, "files": v.board.files, "ranks": v.board.ranks, "description": v.description}))
-            .collect();
-        out!("{}", json!({ "variants": list }));
-    } else {
-        for v in list {
-            let (n, f, r, d) = (&v.name, v.board.files, v.board.ranks, &v.description);
-            out!("{n:<16} {f}x{r:<4} {d}");
-        }
-    }
-    Ok(())
-}
-
-fn moves(c: &Common) -> Result<(), Fail> {
-    let pos = position(c)?;
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    let mut names: Vec<String> = list.iter().map(|&m| pos.move_to_string(m)).collect();
-    names.sort();
-    if c.json {
-        out!("{}", json!({ "moves": names }));
-    } else {
-        for n in names {
-            out!("{n}");
-        }
-    }
-    Ok(())
-}
-
-fn fen(c: &Common) -> Result<(), Fail> {
-    let pos = position(c)?;
-    let fen = pos.fen();
-    let over = pos.game_result();
-    if c.json {
-        let mut o = json!({ "fen": fen });
-        if let Some((r, why)) = over {
-            o["result"] = json!(r.pgn());
-            o["reason"] = json!(why);
-        }
-        out!("{o}");
-    } else {
-        out!("{fen}");
-        if let Some((r, why)) = over {
-            out!("{} {}", r.pgn(), why);
-        }
-    }
-    Ok(())
-}
-
-fn describe(c: &Common, piece: &str) -> Result<(), Fail> {
-    let d = tenfold::describe::describe(piece, &*variant(c)?).map_err(usage)?;
-    if c.json {
-        out!("{}", d.to_json());
-    } else {
-        put(&d.text());
-    }
-    Ok(())
-}
-
-fn perft_depth(c: &Common, a: &PerftArgs) -> Result<(), Fail> {
-    let depth = a
-        .depth
-        .ok_or_else(|| usage("perft needs --depth N or --suite FILE"))?;
-    let count = perft::Count::run(&position(c)?, depth, a.divide, a.threads.max(1));
-    if c.json {
-        out!("{}", count.to_json());
-    } else {
-        put(&count.text());
-    }
-    Ok(())
+    Ok(inspect::position(
+        &variant(c)?,
+        c.fen.as_deref(),
+        c.moves.as_deref(),
+    )?)
 }
 
 /// A progress bar on a terminal, none when output is piped or JSON.
@@ -395,10 +279,11 @@ fn progress(show: bool, len: usize, template: &str) -> Option<ProgressBar> {
 
 fn perft_suite(c: &Common, a: &PerftArgs, file: &str) -> Result<(), Fail> {
     let lines = suite::read_suite(file)?;
+    let template = "{bar:40} {pos}/{len} lines {elapsed_precise} {msg}";
     let bar = progress(
         std::io::stdout().is_terminal() && !c.json,
         lines.len(),
-        "{bar:40} {pos}/{len} lines {elapsed_precise} {msg}",
+        template,
     );
     let run = suite::SuiteRun {
         variant: c.variant.clone(),
@@ -414,14 +299,8 @@ fn perft_suite(c: &Common, a: &PerftArgs, file: &str) -> Result<(), Fail> {
         None if !c.json => out!("{}", line.text()),
         None => {}
     })?;
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    if c.json {
-        out!("{}", r.to_json());
-    } else {
-        out!("{}", r.summary_text());
-    }
+    bar.iter().for_each(ProgressBar::finish_and_clear);
+    show(c, &r)?;
     match r.failed() {
         0 => Ok(()),
         n => Err(Fail(1, format!("{n} suite line(s) failed"))),
@@ -429,116 +308,67 @@ fn perft_suite(c: &Common, a: &PerftArgs, file: &str) -> Result<(), Fail> {
 }
 
 fn search(c: &Common, a: &SearchArgs) -> Result<(), Fail> {
-    if a.depth.is_none() && a.movetime.is_none() && a.nodes.is_none() {
-        return Err(usage("search needs --depth N, --movetime MS or --nodes N"));
-    }
-    if a.threads == 0 || a.hash == 0 {
-        return Err(usage("--threads and --hash must be at least 1"));
-    }
+    let limits = search::report::limits(a.depth, a.movetime, a.nodes, a.threads, a.hash)?;
     let pos = position(c)?;
-    let limits = Limits {
-        depth: a.depth,
-        movetime: a.movetime,
-        nodes: a.nodes,
-        ..Limits::default()
-    };
     let engine = Engine::try_new(a.threads, a.hash).map_err(|e| Fail(1, e))?;
     let json = c.json;
     let r = engine.search(
         &pos,
         limits,
-        Box::new(move |ev| match ev {
-            Event::Info(i) if !json => println!(
-                "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {} pv {}",
-                i.depth,
-                i.seldepth,
-                i.uci_score(),
-                i.nodes,
-                i.nps,
-                i.hashfull,
-                i.ms,
-                i.pv.join(" ")
-            ),
-            _ => {}
+        Box::new(move |ev| {
+            if let (Event::Info(i), false) = (ev, json) {
+                println!("{}", search::report::info_line(i));
+            }
         }),
     );
-    let best = r.best.map(|m| pos.move_to_string(m));
-    if c.json {
-        let mut o = json!({
-            "bestmove": best, "score_cp": r.score, "depth": r.depth,
-            "nodes": r.nodes, "ms": r.ms, "pv": r.pv_text,
-        });
-        if r.score.abs() >= tenfold::search::MATE_BOUND {
-            o["mate"] = json!(tenfold::search::uci_score(r.score)[5..]
-                .parse::<i32>()
-                .unwrap_or(0));
-        }
-        println!("{o}");
-    } else {
-        println!("bestmove {}", best.as_deref().unwrap_or("(none)"));
-    }
+    let outcome = search::report::Outcome::new(&pos, r);
+    print_plain(c, &outcome);
     Ok(())
+}
+
+/// Like [`show`], through `print!`, as `search` and `bench` always have.
+fn print_plain(c: &Common, r: &impl Report) {
+    if c.json {
+        println!("{}", r.to_json());
+    } else {
+        print!("{}", r.text());
+    }
 }
 
 fn bench(c: &Common, a: &BenchArgs) -> Result<(), Fail> {
     if a.threads == 0 || a.hash == 0 || a.depth == 0 {
         return Err(usage("--depth, --threads and --hash must be at least 1"));
     }
+    // Every built-in unless a variant was named.
     let list = if c.variant_typed {
         vec![variant(c)?]
     } else {
         builtins()?
     };
-    let json = c.json;
     let r = bench::run(&list, a.depth, a.threads, a.hash, |l| {
-        if !json {
-            println!(
-                "{:<10} {:>10} nodes {:>6} ms  bestmove {:<6} score {:>6}  {}",
-                l.variant, l.nodes, l.ms, l.bestmove, l.score, l.fen
-            );
+        if !c.json {
+            println!("{}", l.text());
         }
     })
     .map_err(|e| Fail(1, e))?;
-    if c.json {
-        println!("{}", json!({"nodes": r.nodes, "ms": r.ms, "nps": r.nps}));
-    } else {
-        println!("time {} ms", r.ms);
-        println!("{} nodes {} nps", r.nodes, r.nps);
-    }
+    print_plain(c, &r);
     Ok(())
 }
 
-fn run_match(c: &Common, a: &MatchArgs) -> Result<(), Fail> {
-    let v = variant(c)?;
-    // Fields in this order so that of several bad options the first is reported.
-    let cfg = MatchConfig {
-        variant: v.name.clone(),
-        engines: config::engines(&a.engines)?,
-        each: config::time_control(&a.each)?,
-        openings: config::openings(&v, a.openings.as_deref())?,
-        plies: a.plies,
-        random_order: config::random_order(&a.order)?,
-        rounds: a.rounds,
-        games: a.games,
-        concurrency: a.concurrency,
-        round_robin: config::round_robin(&a.tournament)?,
-        sprt: config::sprt(a.sprt.as_deref())?,
-        adjudication: config::adjudication(a.draw.as_deref(), a.resign.as_deref(), a.maxmoves)?,
-        margin: std::time::Duration::from_millis(a.timemargin),
-        seed: a.seed,
-        event: a.event.clone(),
-    };
+fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {
+    let cfg = a.config(&variant(c)?)?;
     let pgn_out = a
         .pgnout
         .as_deref()
         .map(pgn::PgnAppender::open)
         .transpose()?;
+    let template = "{bar:30} {pos}/{len} games {elapsed_precise} {msg}";
     let bar = progress(
         std::io::stderr().is_terminal() && !c.json,
         cfg.total_games(),
-        "{bar:30} {pos}/{len} games {elapsed_precise} {msg}",
+        template,
     );
-    let on_game = |g: &tenfold::arena::Finished, r: &tenfold::arena::MatchResult| {
+    let on_game = |g: &Finished, r: &MatchResult| {
         if let Some(f) = &pgn_out {
             f.append(&g.record, &a.event);
         }
@@ -554,29 +384,6 @@ fn run_match(c: &Common, a: &MatchArgs) -> Result<(), Fail> {
         }
     };
     let result = tenfold::arena::run_match(&cfg, &on_game)?;
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    if c.json {
-        out!("{}", report::summary_json(&result));
-    } else {
-        put(&report::summary_text(&result));
-    }
-    Ok(())
-}
-
-fn pgn_check(c: &Common, a: &PgnArgs) -> Result<(), Fail> {
-    let checks = pgn::check_games(&pgn::read_pgn_file(&a.check)?);
-    if c.json {
-        out!("{}", pgn::summary_json(&checks));
-    } else {
-        for check in &checks {
-            out!("{}", check.text());
-        }
-        out!("{}", pgn::summary_text(&checks));
-    }
-    match pgn::failed(&checks) {
-        0 => Ok(()),
-        bad => Err(Fail(1, format!("{bad} game(s) failed the check"))),
-    }
+    bar.iter().for_each(ProgressBar::finish_and_clear);
+    show(c, &result)
 }

@@ -1,11 +1,14 @@
-//! Match settings as the command line spells them (`key=value` words, option names)
-//! read into the pieces of a [`MatchConfig`](super::MatchConfig).
+//! Match settings as the command line spells them ([`MatchArgs`]: option names and
+//! `key=value` words) read into a [`MatchConfig`].
 
 use super::player::{EngineSpec, EngineSpecError};
 use super::stats::{Sprt, SprtError};
-use super::{read_openings, Adjudication, OpeningsError, TimeControl, TimeControlError};
+use super::{
+    read_openings, Adjudication, MatchConfig, OpeningsError, TimeControl, TimeControlError,
+};
 use crate::variant::Variant;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Draw adjudication when `--draw` names no values: after move 40, 8 plies each, 10 cp.
 pub const DRAW_DEFAULTS: (u32, u32, i32) = (40, 8, 10);
@@ -197,6 +200,90 @@ pub fn adjudication(
     })
 }
 
+/// The options of `tenfold match`, as the command line spells them.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// A player: `name=A,threads=1,hash=16,depth=6` (a Tenfold engine), `name=B,cmd=PATH,proto=uci|xboard`, or `name=R,player=random|greedy`; repeat for each player.
+    #[arg(long = "engine", required = true)]
+    pub engines: Vec<String>,
+    /// Limits for every engine that sets none itself: `tc=40/60+0.6`, `st=0.1`, `depth=6`, `nodes=10000` (space or comma separated).
+    #[arg(long, default_value = "")]
+    pub each: String,
+    /// Opening file: one FEN/EPD per line, each played with both colours.
+    #[arg(long)]
+    pub openings: Option<String>,
+    /// Random plies played from each opening (default 8 when no file is given, else 0).
+    #[arg(long, default_value_t = 0)]
+    pub plies: u32,
+    /// Opening order: sequential or random.
+    #[arg(long, default_value = "sequential")]
+    pub order: String,
+    /// Rounds.
+    #[arg(long, default_value_t = 1)]
+    pub rounds: u32,
+    /// Games per pairing per round (played in colour-swapped pairs).
+    #[arg(long, default_value_t = 2)]
+    pub games: u32,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// gauntlet (first engine against the rest) or round-robin.
+    #[arg(long, default_value = "gauntlet")]
+    pub tournament: String,
+    /// SPRT for two players: `elo0=0 elo1=5 alpha=0.05 beta=0.05`; stops at a decision.
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Draw adjudication: `movenumber=40 movecount=8 score=10`.
+    #[arg(long)]
+    pub draw: Option<String>,
+    /// Resign adjudication: `movecount=3 score=600`.
+    #[arg(long)]
+    pub resign: Option<String>,
+    /// Draw a game after this many moves.
+    #[arg(long)]
+    pub maxmoves: Option<u32>,
+    /// Append the games as PGN to this file.
+    #[arg(long)]
+    pub pgnout: Option<String>,
+    /// Seed for openings and the built-in baselines.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Milliseconds an engine may overstep its clock before it loses on time.
+    #[arg(long, default_value_t = 100)]
+    pub timemargin: u64,
+    /// PGN Event tag.
+    #[arg(long, default_value = "tenfold match")]
+    pub event: String,
+}
+
+impl MatchArgs {
+    /// The match these options describe in variant `v`; of several bad options the
+    /// first in field order is reported.
+    pub fn config(&self, v: &Arc<Variant>) -> Result<MatchConfig, ConfigError> {
+        Ok(MatchConfig {
+            variant: v.name.clone(),
+            engines: engines(&self.engines)?,
+            each: time_control(&self.each)?,
+            openings: openings(v, self.openings.as_deref())?,
+            plies: self.plies,
+            random_order: random_order(&self.order)?,
+            rounds: self.rounds,
+            games: self.games,
+            concurrency: self.concurrency,
+            round_robin: round_robin(&self.tournament)?,
+            sprt: sprt(self.sprt.as_deref())?,
+            adjudication: adjudication(
+                self.draw.as_deref(),
+                self.resign.as_deref(),
+                self.maxmoves,
+            )?,
+            margin: Duration::from_millis(self.timemargin),
+            seed: self.seed,
+            event: self.event.clone(),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,6 +380,62 @@ mod tests {
         ));
         assert_eq!(sprt(None).unwrap(), None);
         assert!(matches!(sprt(Some("elo0=9")), Err(ConfigError::Sprt(_))));
+    }
+
+    fn args(line: &str) -> MatchArgs {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: MatchArgs,
+        }
+        let words = std::iter::once("match").chain(line.split_whitespace());
+        <Cli as clap::Parser>::try_parse_from(words).unwrap().args
+    }
+
+    #[test]
+    fn options_become_a_config_with_the_documented_defaults() {
+        let v = registry::get("chess").unwrap();
+        let cfg = args("--engine name=A,player=random --engine name=B,player=greedy")
+            .config(&v)
+            .unwrap();
+        assert_eq!(cfg.variant, "chess");
+        assert_eq!(cfg.engines.len(), 2);
+        assert_eq!((cfg.rounds, cfg.games, cfg.concurrency), (1, 2, 1));
+        assert!(!cfg.random_order && !cfg.round_robin);
+        assert_eq!(cfg.adjudication, Adjudication::default());
+        assert_eq!(cfg.margin, Duration::from_millis(100));
+        assert_eq!((cfg.seed, cfg.event.as_str()), (1, "tenfold match"));
+        let cfg = args(
+            "--engine name=A,player=random --engine name=B,player=random --engine name=C,player=random \
+             --tournament round-robin --order random --games 3 --rounds 2 --draw score=5 \
+             --resign movecount=4 --maxmoves 90 --each st=0.2 --sprt elo1=10",
+        )
+        .config(&v)
+        .unwrap();
+        assert!(cfg.round_robin && cfg.random_order);
+        assert_eq!(cfg.total_games(), 2 * 2 * 2 * 3);
+        assert_eq!(cfg.adjudication.draw, Some((40, 8, 5)));
+        assert_eq!(cfg.adjudication.resign, Some((4, 600)));
+        assert_eq!(cfg.adjudication.max_moves, Some(90));
+        assert_eq!(cfg.each.movetime, Some(Duration::from_millis(200)));
+        assert_eq!(cfg.sprt.unwrap().elo1, 10.0);
+    }
+
+    #[test]
+    fn the_first_bad_option_is_the_one_reported() {
+        let v = registry::get("chess").unwrap();
+        let e = args("--engine colour=red --order x --draw y")
+            .config(&v)
+            .unwrap_err();
+        assert!(e.to_string().starts_with("--engine: unknown key"), "{e}");
+        let e = args("--engine name=A --order x --tournament y")
+            .config(&v)
+            .unwrap_err();
+        assert_eq!(e.to_string(), "--order: \"x\" is not random or sequential");
+        let e = args("--engine name=A --resign x=1 --draw y=2")
+            .config(&v)
+            .unwrap_err();
+        assert!(e.to_string().starts_with("--draw: unknown key"), "{e}");
     }
 
     #[test]

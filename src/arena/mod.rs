@@ -159,6 +159,7 @@ pub struct Adjudication {
 }
 
 /// Everything a match needs.
+#[derive(Debug)]
 pub struct MatchConfig {
     /// Variant name (built-in or loaded).
     pub variant: String,

@@ -4,6 +4,7 @@
 use crate::position::fen::FenError;
 use crate::position::notation::{GameResult, MoveError};
 use crate::position::Position;
+use crate::report::Report;
 use crate::variant::registry::{self, LoadError};
 use serde_json::{json, Value};
 use std::fmt::Write;
@@ -449,35 +450,49 @@ impl GameCheck {
     }
 }
 
-/// Checks every game of a file, in order.
-pub fn check_games(games: &[PgnGame]) -> Vec<GameCheck> {
-    games
-        .iter()
-        .enumerate()
-        .map(|(i, g)| GameCheck {
-            game: i + 1,
-            line: g.line,
-            result: g.tag("Result").unwrap_or("*").to_string(),
-            verdict: check_game(g),
-        })
-        .collect()
+/// The check of every game of a file.
+#[derive(Debug)]
+pub struct CheckReport {
+    /// One check per game, in file order.
+    pub games: Vec<GameCheck>,
 }
 
-/// How many of the checks failed.
-pub fn failed(checks: &[GameCheck]) -> usize {
-    checks.iter().filter(|c| c.verdict.is_err()).count()
+impl CheckReport {
+    /// Checks every game, in order.
+    pub fn of(games: &[PgnGame]) -> CheckReport {
+        let games = games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| GameCheck {
+                game: i + 1,
+                line: g.line,
+                result: g.tag("Result").unwrap_or("*").to_string(),
+                verdict: check_game(g),
+            })
+            .collect();
+        CheckReport { games }
+    }
+
+    /// How many games failed.
+    pub fn failed(&self) -> usize {
+        self.games.iter().filter(|c| c.verdict.is_err()).count()
+    }
 }
 
-/// `N passed, M failed`.
-pub fn summary_text(checks: &[GameCheck]) -> String {
-    let bad = failed(checks);
-    format!("{} passed, {bad} failed", checks.len() - bad)
-}
+impl Report for CheckReport {
+    /// A line per game, then `N passed, M failed`.
+    fn text(&self) -> String {
+        let mut s: String = self.games.iter().map(|g| g.text() + "\n").collect();
+        let bad = self.failed();
+        let _ = writeln!(s, "{} passed, {bad} failed", self.games.len() - bad);
+        s
+    }
 
-/// `{"games", "failed", "results"}` with one [`GameCheck::to_json`] per game.
-pub fn summary_json(checks: &[GameCheck]) -> Value {
-    let results: Vec<Value> = checks.iter().map(GameCheck::to_json).collect();
-    json!({"games": checks.len(), "failed": failed(checks), "results": results})
+    /// `{"games", "failed", "results"}` with one [`GameCheck::to_json`] per game.
+    fn to_json(&self) -> Value {
+        let results: Vec<Value> = self.games.iter().map(GameCheck::to_json).collect();
+        json!({"games": self.games.len(), "failed": self.failed(), "results": results})
+    }
 }
 
 #[cfg(test)]
@@ -584,7 +599,8 @@ mod tests {
         );
         let bad = record(&["e2e4", "e7e5", "e4e5"], None);
         let games = parse_pgn(&(good.to_pgn("t") + &bad.to_pgn("t"))).unwrap();
-        let checks = check_games(&games);
+        let report = CheckReport::of(&games);
+        let checks = &report.games;
         assert_eq!(checks[0].text(), "ok   game 1 (line 1): 4 moves, 0-1");
         assert!(
             checks[1]
@@ -593,9 +609,16 @@ mod tests {
             "{}",
             checks[1].text()
         );
-        assert_eq!(failed(&checks), 1);
-        assert_eq!(summary_text(&checks), "1 passed, 1 failed");
-        let j = summary_json(&checks);
+        assert_eq!(report.failed(), 1);
+        assert_eq!(
+            report.text(),
+            format!(
+                "{}\n{}\n1 passed, 1 failed\n",
+                checks[0].text(),
+                checks[1].text()
+            )
+        );
+        let j = report.to_json();
         assert_eq!(
             (j["games"].clone(), j["failed"].clone()),
             (json!(2), json!(1))

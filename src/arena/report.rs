@@ -4,6 +4,7 @@
 
 use super::stats::{Penta, Wld};
 use super::{Finished, MatchResult};
+use crate::report::Report;
 use serde_json::{json, Value};
 use std::fmt::Write;
 
@@ -84,9 +85,20 @@ fn rows(r: &MatchResult) -> Vec<Row> {
     rows
 }
 
-/// The summary as text: a blank line, one line per pairing, a crosstable when more than
-/// two engines played, the SPRT verdict and the game count; every line ends in `\n`.
-pub fn summary_text(r: &MatchResult) -> String {
+impl Report for MatchResult {
+    /// A blank line, one line per pairing, a crosstable when more than two engines
+    /// played, the SPRT verdict and the game count.
+    fn text(&self) -> String {
+        summary_text(self)
+    }
+
+    /// Games, per-pairing results and the SPRT verdict.
+    fn to_json(&self) -> Value {
+        summary_json(self)
+    }
+}
+
+fn summary_text(r: &MatchResult) -> String {
     let n = r.names.len();
     let mut s = String::from("\n");
     for row in rows(r) {
@@ -140,8 +152,7 @@ pub fn summary_text(r: &MatchResult) -> String {
     s
 }
 
-/// The summary as one JSON object: games, per-pairing results and the SPRT verdict.
-pub fn summary_json(r: &MatchResult) -> Value {
+fn summary_json(r: &MatchResult) -> Value {
     let pairs: Vec<Value> = rows(r)
         .iter()
         .map(|row| {
@@ -223,7 +234,7 @@ mod tests {
     fn two_players_get_one_row_and_no_crosstable() {
         let mut r = two_player();
         r.sprt = Some((-3.0, SprtVerdict::AcceptH0));
-        let text = summary_text(&r);
+        let text = r.text();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "");
         assert!(
@@ -235,7 +246,7 @@ mod tests {
         assert_eq!(lines[3], "2 games played");
         assert_eq!(lines.len(), 4);
         assert!(text.ends_with("played\n"));
-        let j = summary_json(&r);
+        let j = r.to_json();
         assert_eq!(j["games"], 2);
         assert_eq!(j["results"].as_array().unwrap().len(), 1);
         assert_eq!(j["results"][0]["engine"], "A");
@@ -255,7 +266,7 @@ mod tests {
             names: vec!["A".into(), "B".into(), "C".into()],
             sprt: None,
         };
-        let text = summary_text(&r);
+        let text = r.text();
         let rows: Vec<&str> = text.lines().filter(|l| l.contains(" vs ")).collect();
         assert_eq!(rows.len(), 4, "{text}");
         assert!(text.contains("\n\ncrosstable (points scored by the row engine"));
@@ -270,6 +281,6 @@ mod tests {
         assert!(text.contains(&a), "{text}");
         assert!(text.contains(&b), "{text}");
         assert!(text.ends_with("4 games played\n"));
-        assert!(summary_json(&r).get("sprt").is_none());
+        assert!(r.to_json().get("sprt").is_none());
     }
 }

@@ -5,6 +5,7 @@ pub mod suite;
 
 use crate::core::moves::{Move, MoveList};
 use crate::position::Position;
+use crate::report::Report;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use std::time::Instant;
@@ -125,10 +126,11 @@ impl Count {
             divide,
         }
     }
+}
 
-    /// `move: n` lines and a blank line when divided, then nodes, time and nps; every
-    /// line ends in `\n`.
-    pub fn text(&self) -> String {
+impl Report for Count {
+    /// `move: n` lines and a blank line when divided, then nodes, time and nps.
+    fn text(&self) -> String {
         let mut s = String::new();
         if let Some(d) = &self.divide {
             for (m, n) in d {
@@ -143,7 +145,7 @@ impl Count {
     }
 
     /// `{"nodes", "ms", "nps"}` and `"divide": {move: n}` when divided.
-    pub fn to_json(&self) -> Value {
+    fn to_json(&self) -> Value {
         let mut o = json!({ "nodes": self.nodes, "ms": self.ms, "nps": self.nps });
         if let Some(d) = &self.divide {
             let map: serde_json::Map<String, Value> =

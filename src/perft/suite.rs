@@ -3,6 +3,7 @@
 use crate::perft::perft_threads;
 use crate::position::fen::FenError;
 use crate::position::Position;
+use crate::report::Report;
 use crate::variant::registry::{self, LoadError};
 use crate::variant::Variant;
 use serde_json::{json, Value};
@@ -312,11 +313,15 @@ impl SuiteReport {
     pub fn nodes(&self) -> u64 {
         self.lines.iter().map(LineReport::nodes).sum()
     }
+}
 
+/// The lines themselves are shown as they finish (see [`LineReport::text`]); the report
+/// is the totals.
+impl Report for SuiteReport {
     /// `P passed, F failed (N nodes in S s)`.
-    pub fn summary_text(&self) -> String {
+    fn text(&self) -> String {
         format!(
-            "{} passed, {} failed ({} nodes in {:.1} s)",
+            "{} passed, {} failed ({} nodes in {:.1} s)\n",
             self.passed(),
             self.failed(),
             self.nodes(),
@@ -325,7 +330,7 @@ impl SuiteReport {
     }
 
     /// `{"passed", "failed", "nodes", "ms", "lines"}`.
-    pub fn to_json(&self) -> Value {
+    fn to_json(&self) -> Value {
         let lines: Vec<Value> = self.lines.iter().map(LineReport::to_json).collect();
         json!({"passed": self.passed(), "failed": self.failed(), "nodes": self.nodes(),
                "ms": (self.secs * 1000.0) as u64, "lines": lines})
@@ -429,9 +434,8 @@ mod tests {
             r.lines[1].text(),
             format!("FAIL line   2 D1 expected 21 got 20 {START}")
         );
-        assert!(r
-            .summary_text()
-            .starts_with("1 passed, 1 failed (440 nodes in "));
+        assert!(r.text().starts_with("1 passed, 1 failed (440 nodes in "));
+        assert!(r.text().ends_with(" s)\n"));
         let j = r.to_json();
         assert_eq!(j["lines"][1]["ok"], false);
         assert_eq!(
