@@ -3,6 +3,7 @@
 
 use crate::core::moves::MoveList;
 use crate::position::Position;
+use crate::report::Report;
 use crate::search::{Engine, Limits};
 use crate::variant::Variant;
 use std::sync::Arc;
@@ -88,6 +89,16 @@ pub struct BenchLine {
     pub score: i32,
 }
 
+impl BenchLine {
+    /// `variant nodes ms bestmove score fen`, in columns.
+    pub fn text(&self) -> String {
+        format!(
+            "{:<10} {:>10} nodes {:>6} ms  bestmove {:<6} score {:>6}  {}",
+            self.variant, self.nodes, self.ms, self.bestmove, self.score, self.fen
+        )
+    }
+}
+
 /// The bench totals.
 #[derive(Clone, Debug)]
 pub struct BenchResult {
@@ -99,6 +110,23 @@ pub struct BenchResult {
     pub nps: u64,
     /// Each position.
     pub lines: Vec<BenchLine>,
+}
+
+/// The positions are shown as they finish (see [`BenchLine::text`]); the report is the
+/// totals, the node count last so that scripts can take the final line.
+impl Report for BenchResult {
+    /// `time T ms`, then `N nodes S nps`.
+    fn text(&self) -> String {
+        format!(
+            "time {} ms\n{} nodes {} nps\n",
+            self.ms, self.nodes, self.nps
+        )
+    }
+
+    /// `{"nodes", "ms", "nps"}`.
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({"nodes": self.nodes, "ms": self.ms, "nps": self.nps})
+    }
 }
 
 /// Searches every bench position of `variants` to `depth` with a fresh table each,
@@ -142,4 +170,36 @@ pub fn run(
         nps: (nodes as f64 * 1000.0 / search_ms.max(1e-6)) as u64,
         lines,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_and_totals_read_in_columns() {
+        let line = BenchLine {
+            variant: "chess".into(),
+            fen: "8/8/8/8/8/8/8/8 w - - 0 1".into(),
+            nodes: 1234,
+            ms: 5,
+            bestmove: "e2e4".into(),
+            score: -7,
+        };
+        assert_eq!(
+            line.text(),
+            "chess            1234 nodes      5 ms  bestmove e2e4   score     -7  8/8/8/8/8/8/8/8 w - - 0 1"
+        );
+        let r = BenchResult {
+            nodes: 1234,
+            ms: 5,
+            nps: 246_800,
+            lines: vec![line],
+        };
+        assert_eq!(r.text(), "time 5 ms\n1234 nodes 246800 nps\n");
+        assert_eq!(
+            r.to_json(),
+            serde_json::json!({"nodes": 1234, "ms": 5, "nps": 246_800})
+        );
+    }
 }

@@ -9,6 +9,7 @@ use crate::movement::atoms::Atom;
 use crate::movement::attacks::{PieceAttacks, Rays};
 use crate::movement::betza;
 use crate::movement::taxonomy;
+use crate::report::Report;
 use crate::variant::Variant;
 
 /// Files and ranks of the diagram board: room for a 4-square leap in every direction.
@@ -41,6 +42,34 @@ pub struct Described {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct DescribeError(pub String);
+
+impl Report for Described {
+    fn text(&self) -> String {
+        let mut s = format!(
+            "{}\nbetza     {}\ntaxonomy  {}\n\n",
+            self.source,
+            self.betza,
+            self.taxonomy.as_deref().unwrap_or("(no taxonomy name)")
+        );
+        let n = self.diagram.len();
+        for (i, row) in self.diagram.iter().enumerate() {
+            s += &format!("{:>2} {row}\n", n - i);
+        }
+        let files: Vec<String> = (0..n)
+            .map(|f| ((b'a' + f as u8) as char).to_string())
+            .collect();
+        s += &format!("   {}\n\n{LEGEND}\n", files.join(" "));
+        if let Some(note) = &self.note {
+            s += &format!("{note}\n");
+        }
+        s
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({"betza": self.betza, "taxonomy": self.taxonomy,
+                           "diagram": self.diagram, "note": self.note})
+    }
+}
 
 /// Reads PIECE: a single upper-case letter the variant defines, else Betza, else a
 /// taxonomy name; the error lists why each reading failed, on one line.
@@ -156,6 +185,26 @@ pub fn diagram(atoms: &[Atom]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_and_json_show_every_form() {
+        let v = crate::registry::get("chess").unwrap();
+        let d = describe("N", &v).unwrap();
+        let text = d.text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], d.source);
+        assert_eq!(lines[1], format!("betza     {}", d.betza));
+        assert!(lines[2].starts_with("taxonomy  "));
+        assert_eq!(lines[3], "");
+        assert_eq!(lines[4], format!(" 9 {}", d.diagram[0]));
+        assert_eq!(lines[13], "   a b c d e f g h i");
+        assert_eq!(lines[15], LEGEND);
+        assert!(text.ends_with(&format!("{LEGEND}\n")));
+        let j = d.to_json();
+        assert_eq!(j["betza"], d.betza.as_str());
+        assert_eq!(j["diagram"].as_array().unwrap().len(), 9);
+        assert!(j["note"].is_null());
+    }
 
     #[test]
     fn knight_diagram() {

@@ -2,9 +2,10 @@
 //!
 //! Layers, bottom up (no module imports one above it): `core` (squares, `u128`
 //! bitboards, moves, Zobrist keys) → `movement` (atoms, Betza, taxonomy, attack tables)
-//! → `rules` (one file per table key) and `variant` (tables compiled, the registry) →
-//! `position` (state, FEN, notation) → `movegen` → `perft`, `eval`, `tt`, `search`,
-//! `bench`, `describe` → `protocol` (UCI, XBoard) and `arena` → the CLI in `main.rs`.
+//! → `rules` (one file per table key) and `variant` (the table form and its pure
+//! compile) → `position` (state, FEN, notation) → `movegen` → `registry` (games by
+//! name), `perft`, `eval`, `tt`, `search`, `bench`, `describe`, `inspect` → `protocol`
+//! (UCI, XBoard) and `arena` → the CLI in `main.rs`. `report` (the text-or-JSON output trait) stands apart and imports nothing.
 
 #![warn(missing_docs)]
 
@@ -13,12 +14,14 @@ pub mod bench;
 pub mod core;
 pub mod describe;
 pub mod eval;
+pub mod inspect;
 pub mod movegen;
 pub mod movement;
 pub mod perft;
 pub mod position;
 pub mod protocol;
 pub mod registry;
+pub mod report;
 pub mod rules;
 pub mod search;
 pub mod tt;

@@ -4,15 +4,18 @@
 //! the game's rules (`game_result`), by a loss for an illegal move, crash, hang or time
 //! forfeit, or by optional score adjudication and a length limit.
 
+pub mod config;
 pub mod engine;
 pub mod pgn;
 pub mod player;
+pub mod report;
 pub mod stats;
 
 use crate::core::moves::{Color, MoveList};
+use crate::position::fen::FenError;
 use crate::position::notation::GameResult;
 use crate::position::Position;
-use crate::registry;
+use crate::registry::{self, LoadError};
 use crate::variant::Variant;
 use engine::{UciEngine, XboardEngine};
 use pgn::GameRecord;
@@ -40,25 +43,71 @@ pub struct TimeControl {
     pub nodes: Option<u64>,
 }
 
-fn secs(text: &str, what: &str) -> Result<Duration, String> {
-    let x: f64 = text
-        .parse()
-        .map_err(|_| format!("{what}: \"{text}\" is not a number of seconds"))?;
+/// Why a time control key was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlError {
+    /// A time that is not a number of seconds.
+    #[error("{key}: \"{text}\" is not a number of seconds")]
+    NotSeconds {
+        /// The key it was given for.
+        key: &'static str,
+        /// The text as given.
+        text: String,
+    },
+    /// A time below zero or beyond a hundred days.
+    #[error("{key}: {text} seconds is out of range")]
+    OutOfRange {
+        /// The key it was given for.
+        key: &'static str,
+        /// The text as given.
+        text: String,
+    },
+    /// A `tc` moves-per-period that is not a count.
+    #[error("tc: \"{0}\" is not a move count")]
+    NotMoveCount(String),
+    /// A depth or node limit that is not a number.
+    #[error("{key}: \"{text}\" is not a number")]
+    NotNumber {
+        /// The key it was given for.
+        key: &'static str,
+        /// The text as given.
+        text: String,
+    },
+    /// A key other than tc, st, depth and nodes.
+    #[error("unknown time control key \"{0}\"")]
+    UnknownKey(String),
+}
+
+fn secs(text: &str, key: &'static str) -> Result<Duration, TimeControlError> {
+    let x: f64 = text.parse().map_err(|_| TimeControlError::NotSeconds {
+        key,
+        text: text.to_string(),
+    })?;
     if !(0.0..1e7).contains(&x) {
-        return Err(format!("{what}: {text} seconds is out of range"));
+        return Err(TimeControlError::OutOfRange {
+            key,
+            text: text.to_string(),
+        });
     }
     Ok(Duration::from_secs_f64(x))
 }
 
+fn whole<T: std::str::FromStr>(text: &str, key: &'static str) -> Result<T, TimeControlError> {
+    text.parse().map_err(|_| TimeControlError::NotNumber {
+        key,
+        text: text.to_string(),
+    })
+}
+
 impl TimeControl {
     /// Applies `tc=40/60+0.6`, `st=0.1`, `depth=6` or `nodes=10000`.
-    pub fn apply(&mut self, key: &str, value: &str) -> Result<(), String> {
+    pub fn apply(&mut self, key: &str, value: &str) -> Result<(), TimeControlError> {
         match key {
             "tc" => {
                 let (moves, rest) = match value.split_once('/') {
                     Some((m, r)) => (
                         m.parse::<u32>()
-                            .map_err(|_| format!("tc: \"{m}\" is not a move count"))?,
+                            .map_err(|_| TimeControlError::NotMoveCount(m.to_string()))?,
                         r,
                     ),
                     None => (0, value),
@@ -80,21 +129,9 @@ impl TimeControl {
                 };
             }
             "st" => self.movetime = Some(secs(value, "st")?),
-            "depth" => {
-                self.depth = Some(
-                    value
-                        .parse()
-                        .map_err(|_| format!("depth: \"{value}\" is not a number"))?,
-                )
-            }
-            "nodes" => {
-                self.nodes = Some(
-                    value
-                        .parse()
-                        .map_err(|_| format!("nodes: \"{value}\" is not a number"))?,
-                )
-            }
-            _ => return Err(format!("unknown time control key \"{key}\"")),
+            "depth" => self.depth = Some(whole(value, "depth")?),
+            "nodes" => self.nodes = Some(whole(value, "nodes")?),
+            _ => return Err(TimeControlError::UnknownKey(key.to_string())),
         }
         Ok(())
     }
@@ -122,6 +159,7 @@ pub struct Adjudication {
 }
 
 /// Everything a match needs.
+#[derive(Debug)]
 pub struct MatchConfig {
     /// Variant name (built-in or loaded).
     pub variant: String,
@@ -155,6 +193,19 @@ pub struct MatchConfig {
     pub event: String,
 }
 
+impl MatchConfig {
+    /// How many games the schedule holds (an SPRT may stop the match sooner).
+    pub fn total_games(&self) -> usize {
+        let n = self.engines.len();
+        let pairings = if self.round_robin {
+            n * n.saturating_sub(1) / 2
+        } else {
+            n.saturating_sub(1)
+        };
+        self.rounds.max(1) as usize * self.games.div_ceil(2).max(1) as usize * 2 * pairings
+    }
+}
+
 /// One game to play.
 #[derive(Debug, Clone)]
 struct Job {
@@ -182,6 +233,7 @@ pub struct Finished {
 }
 
 /// Results of a match.
+#[derive(Debug)]
 pub struct MatchResult {
     /// Every game, in order of completion.
     pub games: Vec<Finished>,
@@ -311,8 +363,30 @@ fn level(judge: &mut crate::search::Engine, p: &Position) -> bool {
     r.score.abs() <= OPENING_MARGIN
 }
 
+/// Why an opening file was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningsError {
+    /// A line whose position the variant refuses.
+    #[error("{origin}:{line}: {source}")]
+    Fen {
+        /// The file.
+        origin: String,
+        /// 1-based line number.
+        line: usize,
+        /// Why the FEN was refused.
+        source: FenError,
+    },
+    /// A file with no position in it.
+    #[error("{0}: no openings")]
+    Empty(String),
+}
+
 /// Reads an opening file: one FEN or EPD per line (`#` comments).
-pub fn read_openings(v: &Arc<Variant>, text: &str, origin: &str) -> Result<Vec<String>, String> {
+pub fn read_openings(
+    v: &Arc<Variant>,
+    text: &str,
+    origin: &str,
+) -> Result<Vec<String>, OpeningsError> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split(';').next().unwrap_or("").trim();
@@ -325,11 +399,15 @@ pub fn read_openings(v: &Arc<Variant>, text: &str, origin: &str) -> Result<Vec<S
         } else {
             format!("{} 0 1", fields[..fields.len().min(4)].join(" "))
         };
-        let p = Position::from_fen(v, &fen).map_err(|e| format!("{origin}:{}: {e}", i + 1))?;
+        let p = Position::from_fen(v, &fen).map_err(|source| OpeningsError::Fen {
+            origin: origin.to_string(),
+            line: i + 1,
+            source,
+        })?;
         out.push(p.fen());
     }
     if out.is_empty() {
-        return Err(format!("{origin}: no openings"));
+        return Err(OpeningsError::Empty(origin.to_string()));
     }
     Ok(out)
 }
@@ -525,34 +603,58 @@ fn adjudicate(
     None
 }
 
+/// Why a match could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// The variant cannot be had.
+    #[error(transparent)]
+    Variant(#[from] LoadError),
+    /// Fewer than two players.
+    #[error("a match needs at least two --engine")]
+    TooFewEngines,
+    /// Two players share a name, which would make the results ambiguous.
+    #[error("engine names must be unique (use name=…)")]
+    DuplicateNames,
+    /// A player's own time control keys are refused.
+    #[error("engine {engine}: {source}")]
+    TimeControl {
+        /// The player's name.
+        engine: String,
+        /// Why its keys were refused.
+        source: TimeControlError,
+    },
+    /// A searching player with nothing to stop its search.
+    #[error("engine {0} has no time control (give --each tc=… or st=, depth=, nodes=)")]
+    NoTimeControl(String),
+}
+
 /// Plays a whole match; `on_game` is called after each game (for progress output).
 pub fn run_match(
     cfg: &MatchConfig,
     on_game: &(dyn Fn(&Finished, &MatchResult) + Sync),
-) -> Result<MatchResult, String> {
-    let v = registry::get(&cfg.variant).map_err(|e| e.to_string())?;
+) -> Result<MatchResult, MatchError> {
+    let v = registry::get(&cfg.variant)?;
     if cfg.engines.len() < 2 {
-        return Err("a match needs at least two --engine".into());
+        return Err(MatchError::TooFewEngines);
     }
     let mut names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     names.sort();
     names.dedup();
     if names.len() != cfg.engines.len() {
-        return Err("engine names must be unique (use name=…)".into());
+        return Err(MatchError::DuplicateNames);
     }
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let mut tcs = Vec::new();
     for e in &cfg.engines {
         let mut tc = cfg.each;
         for (k, val) in &e.tc {
-            tc.apply(k, val)
-                .map_err(|m| format!("engine {}: {m}", e.name))?;
+            tc.apply(k, val).map_err(|source| MatchError::TimeControl {
+                engine: e.name.clone(),
+                source,
+            })?;
         }
         if tc.is_unlimited() && e.cmd.is_some() || tc.is_unlimited() && e.player == "tenfold" {
-            return Err(format!(
-                "engine {} has no time control (give --each tc=… or st=, depth=, nodes=)",
-                e.name
-            ));
+            return Err(MatchError::NoTimeControl(e.name.clone()));
         }
         tcs.push(tc);
     }
@@ -678,9 +780,26 @@ mod tests {
         assert_eq!(tc.base, Some(Duration::from_secs(90)));
         tc.apply("st", "0.1").unwrap();
         assert_eq!(tc.movetime, Some(Duration::from_millis(100)));
-        assert!(tc.apply("tc", "abc").is_err());
-        assert!(tc.apply("st", "-1").is_err());
-        assert!(tc.apply("bogus", "1").is_err());
+        assert_eq!(
+            tc.apply("tc", "abc").unwrap_err().to_string(),
+            "tc: \"abc\" is not a number of seconds"
+        );
+        assert_eq!(
+            tc.apply("st", "-1").unwrap_err().to_string(),
+            "st: -1 seconds is out of range"
+        );
+        assert_eq!(
+            tc.apply("tc", "x/60").unwrap_err().to_string(),
+            "tc: \"x\" is not a move count"
+        );
+        assert_eq!(
+            tc.apply("nodes", "many").unwrap_err().to_string(),
+            "nodes: \"many\" is not a number"
+        );
+        assert_eq!(
+            tc.apply("bogus", "1"),
+            Err(TimeControlError::UnknownKey("bogus".into()))
+        );
     }
 
     #[test]
@@ -740,5 +859,80 @@ mod tests {
             let r = judge.search(&p, limits, Box::new(|_| {}));
             assert!(r.score.abs() < 300, "{fen} scores {}", r.score);
         }
+    }
+
+    fn config(n: usize, round_robin: bool, rounds: u32, games: u32) -> MatchConfig {
+        MatchConfig {
+            variant: "chess".into(),
+            engines: (0..n)
+                .map(|i| EngineSpec::parse(&format!("name=E{i},player=random")).unwrap())
+                .collect(),
+            each: TimeControl::default(),
+            openings: vec![],
+            plies: 0,
+            random_order: false,
+            rounds,
+            games,
+            concurrency: 1,
+            round_robin,
+            sprt: None,
+            adjudication: Adjudication::default(),
+            margin: Duration::ZERO,
+            seed: 1,
+            event: String::new(),
+        }
+    }
+
+    #[test]
+    fn total_games_counts_pairings_rounds_and_colour_pairs() {
+        assert_eq!(config(2, false, 1, 2).total_games(), 2);
+        assert_eq!(config(4, false, 1, 2).total_games(), 6);
+        assert_eq!(config(4, true, 1, 2).total_games(), 12);
+        // Odd game counts round up to whole colour-swapped pairs; zero rounds play one.
+        assert_eq!(config(2, false, 3, 3).total_games(), 12);
+        assert_eq!(config(2, false, 0, 0).total_games(), 2);
+        assert_eq!(config(1, true, 1, 2).total_games(), 0);
+    }
+
+    #[test]
+    fn openings_read_fen_and_epd_and_name_bad_lines() {
+        let v = registry::get("chess").unwrap();
+        let text = "# comment\n\
+            rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - ;id \"e4\"\n\
+            rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n";
+        let o = read_openings(&v, text, "o.epd").unwrap();
+        assert_eq!(o.len(), 2);
+        assert!(o[0].ends_with(" b KQkq - 0 1"), "{}", o[0]);
+        assert_eq!(
+            read_openings(&v, "# none\n", "o.epd"),
+            Err(OpeningsError::Empty("o.epd".into()))
+        );
+        let e = read_openings(&v, "\nxx w - -\n", "o.epd").unwrap_err();
+        assert!(e.to_string().starts_with("o.epd:2: bad FEN"), "{e}");
+    }
+
+    #[test]
+    fn match_errors_keep_their_messages() {
+        let mut one = config(1, false, 1, 2);
+        assert_eq!(
+            run_match(&one, &|_, _| {}).unwrap_err().to_string(),
+            "a match needs at least two --engine"
+        );
+        one.engines.push(one.engines[0].clone());
+        assert!(matches!(
+            run_match(&one, &|_, _| {}),
+            Err(MatchError::DuplicateNames)
+        ));
+        let mut c = config(2, false, 1, 2);
+        c.engines[1] = EngineSpec::parse("name=T,depth=x").unwrap();
+        assert_eq!(
+            run_match(&c, &|_, _| {}).unwrap_err().to_string(),
+            "engine T: depth: \"x\" is not a number"
+        );
+        c.engines[1] = EngineSpec::parse("name=T").unwrap();
+        assert_eq!(
+            run_match(&c, &|_, _| {}).unwrap_err().to_string(),
+            "engine T has no time control (give --each tc=… or st=, depth=, nodes=)"
+        );
     }
 }

@@ -1,10 +1,14 @@
 //! PGN out (games in Tenfold notation, with Variant/SetUp/FEN/Termination tags) and in
 //! (`tenfold pgn --check`: every game replayed under Tenfold's rules).
 
-use crate::position::notation::GameResult;
+use crate::position::fen::FenError;
+use crate::position::notation::{GameResult, MoveError};
 use crate::position::Position;
-use crate::registry;
+use crate::registry::{self, LoadError};
+use crate::report::Report;
+use serde_json::{json, Value};
 use std::fmt::Write;
+use std::sync::Mutex;
 
 /// A finished (or abandoned) game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,8 +155,30 @@ impl PgnGame {
     }
 }
 
+/// Why PGN text could not be split into games; each message names the line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// A `[` tag line without its `]`.
+    #[error("line {0}: tag without closing ']'")]
+    UnclosedTag(usize),
+    /// A tag with a name only.
+    #[error("line {0}: tag without a value")]
+    NoTagValue(usize),
+    /// A tag value without its quotes.
+    #[error("line {0}: tag value is not quoted")]
+    UnquotedTagValue(usize),
+    /// A move after the game's result token.
+    #[error("line {line}: move \"{mv}\" after the result")]
+    MoveAfterResult {
+        /// 1-based line number.
+        line: usize,
+        /// The move as written.
+        mv: String,
+    },
+}
+
 /// Splits PGN text into games; an error names the line.
-pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
+pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, ParseError> {
     let mut games = Vec::new();
     let mut cur: Option<PgnGame> = None;
     let mut in_comment = false;
@@ -173,15 +199,13 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
             let inner = line
                 .strip_prefix('[')
                 .and_then(|l| l.strip_suffix(']'))
-                .ok_or_else(|| format!("line {}: tag without closing ']'", i + 1))?;
-            let (k, v) = inner
-                .split_once(' ')
-                .ok_or_else(|| format!("line {}: tag without a value", i + 1))?;
+                .ok_or(ParseError::UnclosedTag(i + 1))?;
+            let (k, v) = inner.split_once(' ').ok_or(ParseError::NoTagValue(i + 1))?;
             let v = v.trim();
             let v = v
                 .strip_prefix('"')
                 .and_then(|x| x.strip_suffix('"'))
-                .ok_or_else(|| format!("line {}: tag value is not quoted", i + 1))?;
+                .ok_or(ParseError::UnquotedTagValue(i + 1))?;
             g.tags
                 .push((k.to_string(), v.replace("\\\"", "\"").replace("\\\\", "\\")));
             continue;
@@ -190,7 +214,7 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
             continue;
         }
         let mut token = String::new();
-        let flush = |t: &mut String, g: &mut Option<PgnGame>| -> Result<(), String> {
+        let flush = |t: &mut String, g: &mut Option<PgnGame>| -> Result<(), ParseError> {
             if t.is_empty() {
                 return Ok(());
             }
@@ -206,7 +230,10 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
                 let body = body.trim_start_matches('.');
                 if !body.is_empty() {
                     if !g.result.is_empty() {
-                        return Err(format!("line {}: move \"{body}\" after the result", i + 1));
+                        return Err(ParseError::MoveAfterResult {
+                            line: i + 1,
+                            mv: body.to_string(),
+                        });
                     }
                     g.moves.push(body.to_string());
                 }
@@ -252,37 +279,220 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
     Ok(games)
 }
 
+/// Why a game fails the check.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// Its Variant tag names no variant Tenfold has.
+    #[error(transparent)]
+    Variant(#[from] LoadError),
+    /// Its FEN tag is refused.
+    #[error(transparent)]
+    Fen(#[from] FenError),
+    /// A move is illegal or unreadable.
+    #[error("ply {ply}: {source}")]
+    Move {
+        /// 1-based ply number.
+        ply: usize,
+        /// Why the move was refused.
+        source: MoveError,
+    },
+    /// The Result tag and the movetext's result token disagree.
+    #[error("Result tag \"{tag}\" differs from the movetext's \"{movetext}\"")]
+    ResultMismatch {
+        /// The Result tag.
+        tag: String,
+        /// The token ending the movetext.
+        movetext: String,
+    },
+    /// The rules end the game one way and the Result tag says another.
+    #[error("the game ends by {why} ({result}) but Result is \"{tag}\"")]
+    WrongResult {
+        /// How the rules end it (checkmate, stalemate).
+        why: String,
+        /// The result the rules give.
+        result: &'static str,
+        /// The Result tag.
+        tag: String,
+    },
+}
+
 /// Replays one game under Tenfold's rules; Ok(number of moves) or why it fails.
-pub fn check_game(g: &PgnGame) -> Result<usize, String> {
+pub fn check_game(g: &PgnGame) -> Result<usize, CheckError> {
     let variant = g.tag("Variant").unwrap_or("chess").to_lowercase();
-    let v = registry::get(&variant).map_err(|e| e.to_string())?;
+    let v = registry::get(&variant)?;
     let mut pos = match g.tag("FEN") {
-        Some(f) => Position::from_fen(&v, f).map_err(|e| e.to_string())?,
+        Some(f) => Position::from_fen(&v, f)?,
         None => Position::startpos(&v),
     };
     for (i, m) in g.moves.iter().enumerate() {
         let mv = pos
             .parse_move(m)
-            .map_err(|e| format!("ply {}: {e}", i + 1))?;
+            .map_err(|source| CheckError::Move { ply: i + 1, source })?;
         pos.make_move(mv);
     }
     let tag = g.tag("Result").unwrap_or("*");
     if !g.result.is_empty() && tag != g.result {
-        return Err(format!(
-            "Result tag \"{tag}\" differs from the movetext's \"{}\"",
-            g.result
-        ));
+        return Err(CheckError::ResultMismatch {
+            tag: tag.to_string(),
+            movetext: g.result.clone(),
+        });
     }
     if let Some((r, why)) = pos.game_result() {
+        // Other endings (repetition, move counts) may be claimed or not: only a mate or
+        // stalemate leaves the result no choice.
         let decided_by_rule = matches!(why, "checkmate" | "stalemate");
         if decided_by_rule && tag != r.pgn() {
-            return Err(format!(
-                "the game ends by {why} ({}) but Result is \"{tag}\"",
-                r.pgn()
-            ));
+            return Err(CheckError::WrongResult {
+                why: why.to_string(),
+                result: r.pgn(),
+                tag: tag.to_string(),
+            });
         }
     }
     Ok(g.moves.len())
+}
+
+/// Why a PGN file could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum PgnFileError {
+    /// The file to check cannot be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why it cannot be read.
+        source: std::io::Error,
+    },
+    /// The file to check is not PGN.
+    #[error("{path}: {source}")]
+    Parse {
+        /// The file.
+        path: String,
+        /// Where and why parsing stopped.
+        source: ParseError,
+    },
+    /// The file to append games to cannot be opened.
+    #[error("cannot open {path}: {source}")]
+    Open {
+        /// The file.
+        path: String,
+        /// Why it cannot be opened.
+        source: std::io::Error,
+    },
+}
+
+/// Reads and splits a PGN file into games.
+pub fn read_pgn_file(path: &str) -> Result<Vec<PgnGame>, PgnFileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| PgnFileError::Read {
+        path: path.to_string(),
+        source,
+    })?;
+    parse_pgn(&text).map_err(|source| PgnFileError::Parse {
+        path: path.to_string(),
+        source,
+    })
+}
+
+/// A PGN file games are appended to as they finish, from any thread.
+pub struct PgnAppender(Mutex<std::fs::File>);
+
+impl PgnAppender {
+    /// Opens (or creates) the file for appending.
+    pub fn open(path: &str) -> Result<PgnAppender, PgnFileError> {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map(|f| PgnAppender(Mutex::new(f)))
+            .map_err(|source| PgnFileError::Open {
+                path: path.to_string(),
+                source,
+            })
+    }
+
+    /// Appends one game; a failed write loses that game only, never the match.
+    pub fn append(&self, record: &GameRecord, event: &str) {
+        use std::io::Write as _;
+        let mut f = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = f.write_all(record.to_pgn(event).as_bytes());
+    }
+}
+
+/// The check of one game of a file.
+#[derive(Debug)]
+pub struct GameCheck {
+    /// 1-based game number in the file.
+    pub game: usize,
+    /// Line where the game starts.
+    pub line: usize,
+    /// The game's Result tag (`*` when it has none).
+    pub result: String,
+    /// Number of moves replayed, or why the game fails.
+    pub verdict: Result<usize, CheckError>,
+}
+
+impl GameCheck {
+    /// `ok   game N (line L): M moves, result` or `FAIL game N (line L): why`.
+    pub fn text(&self) -> String {
+        match &self.verdict {
+            Ok(n) => format!(
+                "ok   game {} (line {}): {n} moves, {}",
+                self.game, self.line, self.result
+            ),
+            Err(e) => format!("FAIL game {} (line {}): {e}", self.game, self.line),
+        }
+    }
+
+    /// `{"game", "line", "ok", "error"}`, error null for a game that passes.
+    pub fn to_json(&self) -> Value {
+        json!({"game": self.game, "line": self.line, "ok": self.verdict.is_ok(),
+               "error": self.verdict.as_ref().err().map(|e| e.to_string())})
+    }
+}
+
+/// The check of every game of a file.
+#[derive(Debug)]
+pub struct CheckReport {
+    /// One check per game, in file order.
+    pub games: Vec<GameCheck>,
+}
+
+impl CheckReport {
+    /// Checks every game, in order.
+    pub fn of(games: &[PgnGame]) -> CheckReport {
+        let games = games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| GameCheck {
+                game: i + 1,
+                line: g.line,
+                result: g.tag("Result").unwrap_or("*").to_string(),
+                verdict: check_game(g),
+            })
+            .collect();
+        CheckReport { games }
+    }
+
+    /// How many games failed.
+    pub fn failed(&self) -> usize {
+        self.games.iter().filter(|c| c.verdict.is_err()).count()
+    }
+}
+
+impl Report for CheckReport {
+    /// A line per game, then `N passed, M failed`.
+    fn text(&self) -> String {
+        let mut s: String = self.games.iter().map(|g| g.text() + "\n").collect();
+        let bad = self.failed();
+        let _ = writeln!(s, "{} passed, {bad} failed", self.games.len() - bad);
+        s
+    }
+
+    /// `{"games", "failed", "results"}` with one [`GameCheck::to_json`] per game.
+    fn to_json(&self) -> Value {
+        let results: Vec<Value> = self.games.iter().map(GameCheck::to_json).collect();
+        json!({"games": self.games.len(), "failed": self.failed(), "results": results})
+    }
 }
 
 #[cfg(test)]
@@ -315,7 +525,7 @@ mod tests {
         assert_eq!(games[0].moves, vec!["f2f3", "e7e5", "g2g4", "d8h4"]);
         assert_eq!(games[0].tag("Black"), Some("B \"the\" bot"));
         assert_eq!(games[0].result, "0-1");
-        assert_eq!(check_game(&games[0]), Ok(4));
+        assert_eq!(check_game(&games[0]).unwrap(), 4);
     }
 
     #[test]
@@ -325,10 +535,15 @@ mod tests {
             Some(GameResult::WhiteWins),
         );
         let g = &parse_pgn(&r.to_pgn("t")).unwrap()[0];
-        assert!(check_game(g).unwrap_err().contains("checkmate"));
+        assert_eq!(
+            check_game(g).unwrap_err().to_string(),
+            "the game ends by checkmate (0-1) but Result is \"1-0\""
+        );
         let r = record(&["e2e4", "e7e5", "e4e5"], None);
         let g = &parse_pgn(&r.to_pgn("t")).unwrap()[0];
-        assert!(check_game(g).unwrap_err().contains("ply 3"));
+        let e = check_game(g).unwrap_err();
+        assert!(matches!(e, CheckError::Move { ply: 3, .. }), "{e}");
+        assert!(e.to_string().starts_with("ply 3: "), "{e}");
     }
 
     #[test]
@@ -336,7 +551,7 @@ mod tests {
         let text = "[Event \"x\"]\n[Result \"*\"]\n\n1. e2e4 {best} e7e5 (1... c7c5 2. g1f3) 2. g1f3 $1 ; rest\n*\n";
         let g = &parse_pgn(text).unwrap()[0];
         assert_eq!(g.moves, vec!["e2e4", "e7e5", "g1f3"]);
-        assert_eq!(check_game(g), Ok(3));
+        assert_eq!(check_game(g).unwrap(), 3);
     }
 
     #[test]
@@ -345,7 +560,87 @@ mod tests {
         r.start_fen = Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1".into());
         let pgn = r.to_pgn("t");
         assert!(pgn.contains("1... e7e5 2. g1f3"), "{pgn}");
-        assert_eq!(check_game(&parse_pgn(&pgn).unwrap()[0]), Ok(2));
+        assert_eq!(check_game(&parse_pgn(&pgn).unwrap()[0]).unwrap(), 2);
+    }
+
+    #[test]
+    fn parse_errors_name_the_line() {
+        assert_eq!(parse_pgn("[Event \"x\"\n"), Err(ParseError::UnclosedTag(1)));
+        assert_eq!(
+            parse_pgn("\n[Event]\n").unwrap_err().to_string(),
+            "line 2: tag without a value"
+        );
+        assert_eq!(
+            parse_pgn("[Event x]\n").unwrap_err().to_string(),
+            "line 1: tag value is not quoted"
+        );
+        assert_eq!(
+            parse_pgn("1. e2e4 *\ne7e5\n").unwrap_err().to_string(),
+            "line 2: move \"e7e5\" after the result"
+        );
+    }
+
+    #[test]
+    fn a_mismatched_result_token_and_unknown_variant_fail() {
+        let g = &parse_pgn("[Result \"1-0\"]\n\n1. e2e4 0-1\n").unwrap()[0];
+        assert_eq!(
+            check_game(g).unwrap_err().to_string(),
+            "Result tag \"1-0\" differs from the movetext's \"0-1\""
+        );
+        let g = &parse_pgn("[Variant \"nosuchgame\"]\n\n*\n").unwrap()[0];
+        assert!(matches!(check_game(g), Err(CheckError::Variant(_))));
+    }
+
+    #[test]
+    fn a_file_check_reports_each_game_and_the_totals() {
+        let good = record(
+            &["f2f3", "e7e5", "g2g4", "d8h4"],
+            Some(GameResult::BlackWins),
+        );
+        let bad = record(&["e2e4", "e7e5", "e4e5"], None);
+        let games = parse_pgn(&(good.to_pgn("t") + &bad.to_pgn("t"))).unwrap();
+        let report = CheckReport::of(&games);
+        let checks = &report.games;
+        assert_eq!(checks[0].text(), "ok   game 1 (line 1): 4 moves, 0-1");
+        assert!(
+            checks[1]
+                .text()
+                .starts_with(&format!("FAIL game 2 (line {}): ply 3: ", games[1].line)),
+            "{}",
+            checks[1].text()
+        );
+        assert_eq!(report.failed(), 1);
+        assert_eq!(
+            report.text(),
+            format!(
+                "{}\n{}\n1 passed, 1 failed\n",
+                checks[0].text(),
+                checks[1].text()
+            )
+        );
+        let j = report.to_json();
+        assert_eq!(
+            (j["games"].clone(), j["failed"].clone()),
+            (json!(2), json!(1))
+        );
+        assert_eq!(j["results"][0]["error"], Value::Null);
+        assert_eq!(j["results"][1]["ok"], false);
+        assert!(j["results"][1]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("ply 3"));
+    }
+
+    #[test]
+    fn file_errors_name_the_file() {
+        let e = read_pgn_file("/no/such/games.pgn").unwrap_err();
+        assert!(e
+            .to_string()
+            .starts_with("cannot read /no/such/games.pgn: "));
+        let e = PgnAppender::open("/no/such/dir/games.pgn").err().unwrap();
+        assert!(e
+            .to_string()
+            .starts_with("cannot open /no/such/dir/games.pgn: "));
     }
 
     #[test]

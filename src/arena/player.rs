@@ -225,9 +225,29 @@ pub struct EngineSpec {
     pub tc: Vec<(String, String)>,
 }
 
+/// Why an `--engine` specification was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineSpecError {
+    /// A word without `=`.
+    #[error("--engine: \"{0}\" is not key=value")]
+    NotKeyValue(String),
+    /// A protocol other than uci and xboard.
+    #[error("--engine: proto \"{0}\" is not uci or xboard")]
+    Proto(String),
+    /// A built-in player that does not exist.
+    #[error("--engine: player \"{0}\" is not tenfold, random or greedy")]
+    Player(String),
+    /// A key the specification does not know.
+    #[error("--engine: unknown key \"{0}\" (name, cmd, arg, proto, player, threads, hash, tc, st, depth, nodes, option.NAME)")]
+    UnknownKey(String),
+    /// A node limit asked of an XBoard engine, which cannot be given one.
+    #[error("--engine: XBoard has no node limit; use tc=, st= or depth=")]
+    XboardNodes,
+}
+
 impl EngineSpec {
     /// Parses `name=A,cmd=PATH,proto=uci,threads=1,hash=16,depth=5,…`.
-    pub fn parse(text: &str) -> Result<EngineSpec, String> {
+    pub fn parse(text: &str) -> Result<EngineSpec, EngineSpecError> {
         let mut e = EngineSpec {
             proto: "uci".into(),
             player: "tenfold".into(),
@@ -236,28 +256,28 @@ impl EngineSpec {
         for kv in text.split(',').filter(|s| !s.is_empty()) {
             let (k, v) = kv
                 .split_once('=')
-                .ok_or_else(|| format!("--engine: \"{kv}\" is not key=value"))?;
+                .ok_or_else(|| EngineSpecError::NotKeyValue(kv.to_string()))?;
             match k {
                 "name" => e.name = v.to_string(),
                 "cmd" => e.cmd = Some(v.to_string()),
                 "arg" => e.args.push(v.to_string()),
                 "proto" if v == "uci" || v == "xboard" => e.proto = v.to_string(),
-                "proto" => return Err(format!("--engine: proto \"{v}\" is not uci or xboard")),
-                "player" if ["tenfold", "random", "greedy"].contains(&v) => e.player = v.to_string(),
-                "player" => return Err(format!("--engine: player \"{v}\" is not tenfold, random or greedy")),
+                "proto" => return Err(EngineSpecError::Proto(v.to_string())),
+                "player" if ["tenfold", "random", "greedy"].contains(&v) => {
+                    e.player = v.to_string()
+                }
+                "player" => return Err(EngineSpecError::Player(v.to_string())),
                 "threads" => e.options.push(("Threads".into(), v.to_string())),
                 "hash" => e.options.push(("Hash".into(), v.to_string())),
                 "tc" | "st" | "depth" | "nodes" => e.tc.push((k.to_string(), v.to_string())),
-                k if k.starts_with("option.") => e.options.push((k[7..].to_string(), v.to_string())),
-                _ => {
-                    return Err(format!(
-                        "--engine: unknown key \"{k}\" (name, cmd, arg, proto, player, threads, hash, tc, st, depth, nodes, option.NAME)"
-                    ))
+                k if k.starts_with("option.") => {
+                    e.options.push((k[7..].to_string(), v.to_string()))
                 }
+                _ => return Err(EngineSpecError::UnknownKey(k.to_string())),
             }
         }
         if e.proto == "xboard" && e.tc.iter().any(|(k, _)| k == "nodes") {
-            return Err("--engine: XBoard has no node limit; use tc=, st= or depth=".into());
+            return Err(EngineSpecError::XboardNodes);
         }
         if e.name.is_empty() {
             e.name = match &e.cmd {
@@ -286,10 +306,18 @@ mod tests {
         assert_eq!(e.tc, vec![("depth".into(), "5".into())]);
         let e = EngineSpec::parse("cmd=/usr/games/fairy-stockfish,proto=uci").unwrap();
         assert_eq!(e.name, "fairy-stockfish");
-        assert!(EngineSpec::parse("name=A,colour=red")
-            .unwrap_err()
-            .contains("unknown key"));
-        assert!(EngineSpec::parse("proto=cecp").is_err());
+        assert_eq!(
+            EngineSpec::parse("name=A,colour=red"),
+            Err(EngineSpecError::UnknownKey("colour".into()))
+        );
+        assert_eq!(
+            EngineSpec::parse("proto=cecp").unwrap_err().to_string(),
+            "--engine: proto \"cecp\" is not uci or xboard"
+        );
+        assert_eq!(
+            EngineSpec::parse("proto=xboard,nodes=5"),
+            Err(EngineSpecError::XboardNodes)
+        );
     }
 
     #[test]

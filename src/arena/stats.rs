@@ -108,9 +108,29 @@ pub enum SprtVerdict {
     AcceptH0,
 }
 
+/// Why an `--sprt` specification was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SprtError {
+    /// A word without `=`.
+    #[error("--sprt: \"{0}\" is not key=value")]
+    NotKeyValue(String),
+    /// A value that is not a number.
+    #[error("--sprt: \"{0}\" is not a number")]
+    NotNumber(String),
+    /// A key other than elo0, elo1, alpha and beta.
+    #[error("--sprt: unknown key \"{0}\" (elo0, elo1, alpha, beta)")]
+    UnknownKey(String),
+    /// alpha or beta outside (0, 0.5).
+    #[error("--sprt: alpha and beta must lie in (0, 0.5)")]
+    Rates,
+    /// elo0 not below elo1.
+    #[error("--sprt: elo0 must be below elo1")]
+    Order,
+}
+
 impl Sprt {
     /// Parses `elo0=0 elo1=5 alpha=0.05 beta=0.05` (space or comma separated).
-    pub fn parse(text: &str) -> Result<Sprt, String> {
+    pub fn parse(text: &str) -> Result<Sprt, SprtError> {
         let mut s = Sprt {
             elo0: 0.0,
             elo1: 5.0,
@@ -120,27 +140,21 @@ impl Sprt {
         for kv in text.split([' ', ',']).filter(|x| !x.is_empty()) {
             let (k, v) = kv
                 .split_once('=')
-                .ok_or_else(|| format!("--sprt: \"{kv}\" is not key=value"))?;
-            let x: f64 = v
-                .parse()
-                .map_err(|_| format!("--sprt: \"{v}\" is not a number"))?;
+                .ok_or_else(|| SprtError::NotKeyValue(kv.to_string()))?;
+            let x: f64 = v.parse().map_err(|_| SprtError::NotNumber(v.to_string()))?;
             match k {
                 "elo0" => s.elo0 = x,
                 "elo1" => s.elo1 = x,
                 "alpha" => s.alpha = x,
                 "beta" => s.beta = x,
-                _ => {
-                    return Err(format!(
-                        "--sprt: unknown key \"{k}\" (elo0, elo1, alpha, beta)"
-                    ))
-                }
+                _ => return Err(SprtError::UnknownKey(k.to_string())),
             }
         }
         if !(0.0 < s.alpha && s.alpha < 0.5 && 0.0 < s.beta && s.beta < 0.5) {
-            return Err("--sprt: alpha and beta must lie in (0, 0.5)".into());
+            return Err(SprtError::Rates);
         }
         if s.elo0 >= s.elo1 {
-            return Err("--sprt: elo0 must be below elo1".into());
+            return Err(SprtError::Order);
         }
         Ok(s)
     }
@@ -274,9 +288,20 @@ mod tests {
 
     #[test]
     fn sprt_parse_errors_name_the_problem() {
-        assert!(Sprt::parse("elo0=5 elo1=0").unwrap_err().contains("below"));
-        assert!(Sprt::parse("elo2=1").unwrap_err().contains("unknown key"));
-        assert!(Sprt::parse("alpha=x").unwrap_err().contains("not a number"));
+        assert_eq!(Sprt::parse("elo0=5 elo1=0"), Err(SprtError::Order));
+        assert_eq!(Sprt::parse("alpha=0.7"), Err(SprtError::Rates));
+        assert_eq!(
+            Sprt::parse("elo2=1").unwrap_err().to_string(),
+            "--sprt: unknown key \"elo2\" (elo0, elo1, alpha, beta)"
+        );
+        assert_eq!(
+            Sprt::parse("alpha=x").unwrap_err().to_string(),
+            "--sprt: \"x\" is not a number"
+        );
+        assert_eq!(
+            Sprt::parse("elo0").unwrap_err().to_string(),
+            "--sprt: \"elo0\" is not key=value"
+        );
     }
 
     #[test]

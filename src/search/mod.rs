@@ -7,6 +7,7 @@
 //! `null_move`, `lmr`) and by what is on the board (no null move without pieces).
 
 pub mod ordering;
+pub mod report;
 pub mod smp;
 pub mod time;
 

@@ -1,0 +1,157 @@
+//! What `tenfold search` shows: an info line per completed iteration, then the move
+//! found with its score, as text or JSON.
+
+use super::{uci_score, Info, Limits, SearchResult, MATE_BOUND};
+use crate::position::Position;
+use crate::report::Report;
+use serde_json::{json, Value};
+
+/// Why a search request from the command line was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RequestError {
+    /// No depth, time or node limit: the search would never end.
+    #[error("search needs --depth N, --movetime MS or --nodes N")]
+    Unlimited,
+    /// No thread or no table.
+    #[error("--threads and --hash must be at least 1")]
+    NoResources,
+}
+
+/// The limits of a search to `depth`, for `movetime` ms or of about `nodes` nodes, with
+/// `threads` threads and a `hash` MB table.
+pub fn limits(
+    depth: Option<u32>,
+    movetime: Option<u64>,
+    nodes: Option<u64>,
+    threads: usize,
+    hash: usize,
+) -> Result<Limits, RequestError> {
+    if depth.is_none() && movetime.is_none() && nodes.is_none() {
+        return Err(RequestError::Unlimited);
+    }
+    if threads == 0 || hash == 0 {
+        return Err(RequestError::NoResources);
+    }
+    Ok(Limits {
+        depth,
+        movetime,
+        nodes,
+        ..Limits::default()
+    })
+}
+
+/// `info depth … pv …`, as UCI writes it but without `multipv`, which a single search
+/// from the command line never varies.
+pub fn info_line(i: &Info) -> String {
+    format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        i.depth,
+        i.seldepth,
+        i.uci_score(),
+        i.nodes,
+        i.nps,
+        i.hashfull,
+        i.ms,
+        i.pv.join(" ")
+    )
+}
+
+/// A finished search with its move in notation.
+pub struct Outcome {
+    /// The move found in notation; None when there is no legal move.
+    pub best: Option<String>,
+    /// The search's result.
+    pub result: SearchResult,
+}
+
+impl Outcome {
+    /// The outcome of a search of `pos`.
+    pub fn new(pos: &Position, result: SearchResult) -> Outcome {
+        Outcome {
+            best: result.best.map(|m| pos.move_to_string(m)),
+            result,
+        }
+    }
+}
+
+impl Report for Outcome {
+    /// `bestmove M`, or `bestmove (none)`.
+    fn text(&self) -> String {
+        format!("bestmove {}\n", self.best.as_deref().unwrap_or("(none)"))
+    }
+
+    /// `{"bestmove", "score_cp", "depth", "nodes", "ms", "pv"}`, and `"mate"` in moves
+    /// (negative when being mated) for a mate score.
+    fn to_json(&self) -> Value {
+        let r = &self.result;
+        let mut o = json!({
+            "bestmove": self.best, "score_cp": r.score, "depth": r.depth,
+            "nodes": r.nodes, "ms": r.ms, "pv": r.pv_text,
+        });
+        if r.score.abs() >= MATE_BOUND {
+            o["mate"] = json!(uci_score(r.score)[5..].parse::<i32>().unwrap_or(0));
+        }
+        o
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry;
+    use crate::search::MATE;
+
+    #[test]
+    fn a_request_needs_a_limit_a_thread_and_a_table() {
+        let l = limits(Some(4), None, Some(10), 1, 16).unwrap();
+        assert_eq!((l.depth, l.movetime, l.nodes), (Some(4), None, Some(10)));
+        assert_eq!(
+            limits(None, None, None, 0, 0).unwrap_err(),
+            RequestError::Unlimited
+        );
+        assert_eq!(
+            limits(None, Some(5), None, 0, 1).unwrap_err(),
+            RequestError::NoResources
+        );
+        assert_eq!(
+            limits(Some(1), None, None, 1, 0).unwrap_err(),
+            RequestError::NoResources
+        );
+    }
+
+    #[test]
+    fn info_lines_read_like_uci() {
+        let i = Info {
+            depth: 3,
+            seldepth: 5,
+            score: -12,
+            nodes: 900,
+            ms: 4,
+            nps: 225_000,
+            hashfull: 1,
+            pv: vec!["e2e4".into(), "e7e5".into()],
+        };
+        assert_eq!(
+            info_line(&i),
+            "info depth 3 seldepth 5 score cp -12 nodes 900 nps 225000 hashfull 1 time 4 pv e2e4 e7e5"
+        );
+    }
+
+    #[test]
+    fn outcomes_show_the_move_and_a_mate_in_moves() {
+        let pos = Position::startpos(&registry::get("chess").unwrap());
+        let none = Outcome::new(&pos, SearchResult::default());
+        assert_eq!(none.text(), "bestmove (none)\n");
+        assert!(none.to_json()["bestmove"].is_null());
+        assert!(none.to_json().get("mate").is_none());
+        let mated = Outcome::new(
+            &pos,
+            SearchResult {
+                score: -(MATE - 4),
+                ..SearchResult::default()
+            },
+        );
+        assert_eq!(mated.to_json()["mate"], -2);
+        assert_eq!(mated.to_json()["score_cp"], -(MATE - 4));
+    }
+}
