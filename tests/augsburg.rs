@@ -1,4 +1,4 @@
-//! Primitive Augsburg Chess, ruling by ruling (shared/rules/augsburg.md): a position, a
+//! Primitive Augsburg Chess, ruling by ruling (../shared/rules/augsburg.md): a position, a
 //! move, the expected outcome. Then the invariants every combine and split must keep:
 //! make/unmake restores the position bit for bit (stack planes included) and the
 //! incremental Zobrist key equals the one computed from scratch.

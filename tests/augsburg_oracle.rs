@@ -1,5 +1,5 @@
 //! A second move generator for Primitive Augsburg Chess, written from
-//! shared/rules/augsburg.md alone and sharing no generation code with `src/`: a 10x10
+//! ../shared/rules/augsburg.md alone and sharing no generation code with `src/`: a 10x10
 //! mailbox whose squares hold explicit (ferz, wazir) counts, its own FEN reader and
 //! writer, moves written as text (A7), and legality by playing each move on a copy and
 //! looking for an attack on the king. The tests compare it with the engine on seeded
