@@ -18,11 +18,13 @@ fn variant() -> Arc<Variant> {
 fn pos(fen: &str) -> Position {
     Position::from_fen(&variant(), fen).unwrap_or_else(|e| panic!("{e}"))
 }
+
 fn reference_moves(p: &Pos) -> Vec<String> {
     let mut v: Vec<String> = p.legal().into_iter().map(|(m, _)| m).collect();
     v.sort();
     v
 }
+
 /// The suite's FENs with their expected counts.
 fn suite_lines() -> Vec<(String, Vec<(u32, u64)>)> {
     suite("wildeurasian")

@@ -15,9 +15,11 @@ fn variant() -> Arc<Variant> {
 fn pos(fen: &str) -> Position {
     Position::from_fen(&variant(), fen).unwrap_or_else(|e| panic!("{e}"))
 }
+
 fn is_legal(fen: &str, mv: &str) -> bool {
     sorted_moves(&pos(fen)).iter().any(|m| m == mv)
 }
+
 fn after(fen: &str, moves: &str) -> String {
     let mut p = pos(fen);
     p.play_moves(moves).unwrap_or_else(|e| panic!("{e}"));
