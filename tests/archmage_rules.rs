@@ -1,20 +1,18 @@
 //! ArchMage Chess rulings (../shared/rules/archmage.md): each test is a position, a move
 //! and what must follow, with the ruling it checks.
 
+mod common;
+
+use common::sorted_moves;
 use tenfold::registry;
-use tenfold::{MoveList, Position};
+use tenfold::Position;
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(&registry::get("archmage").unwrap(), fen).unwrap()
 }
 
 fn moves(fen: &str) -> Vec<String> {
-    let p = pos(fen);
-    let mut list = MoveList::new();
-    p.legal_moves(&mut list);
-    let mut v: Vec<String> = list.iter().map(|&m| p.move_to_string(m)).collect();
-    v.sort();
-    v
+    sorted_moves(&pos(fen))
 }
 
 fn from(fen: &str, sq: &str) -> Vec<String> {

@@ -2,6 +2,9 @@
 //! `tenfold moves`) that plays, one that crashes mid-game and one that hangs. The match
 //! must go on, record each loss with its reason, and leave no process behind.
 
+mod common;
+
+use common::temp_path;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -33,9 +36,7 @@ done
 "#;
 
 fn script() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tenfold-arena-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("scripted-uci.sh");
+    let path = temp_path("scripted-uci.sh");
     std::fs::write(&path, SCRIPT).unwrap();
     #[cfg(unix)]
     {
@@ -71,7 +72,7 @@ fn args(list: &[&str]) -> Vec<String> {
 
 #[test]
 fn an_external_uci_engine_plays_and_its_games_replay() {
-    let pgn = std::env::temp_dir().join(format!("tenfold-arena-{}-a.pgn", std::process::id()));
+    let pgn = temp_path("a.pgn");
     let _ = std::fs::remove_file(&pgn);
     let e = engine("S", "play", 0);
     let mut a = args(&[
@@ -127,9 +128,9 @@ fn a_crashing_engine_loses_and_the_match_goes_on() {
 
 #[test]
 fn a_hanging_engine_forfeits_on_time_and_is_killed() {
-    let pgn = std::env::temp_dir().join(format!("tenfold-arena-{}-h.pgn", std::process::id()));
+    let pgn = temp_path("h.pgn");
     let _ = std::fs::remove_file(&pgn);
-    let pids = std::env::temp_dir().join(format!("tenfold-arena-{}-h.pids", std::process::id()));
+    let pids = temp_path("h.pids");
     let _ = std::fs::remove_file(&pids);
     let e = format!("{},arg={}", engine("H", "hang", 1), pids.display());
     let a = args(&[

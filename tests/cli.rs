@@ -1,5 +1,8 @@
 //! The CLI contract of DESIGN.md: commands, JSON shapes, one-line errors and exit codes.
 
+mod common;
+
+use common::temp_path;
 use std::process::Command;
 
 fn tenfold(args: &[&str]) -> (i32, String, String) {
@@ -72,10 +75,8 @@ fn perft_json_and_divide() {
 
 #[test]
 fn suite_mismatch_fails_with_status_1() {
-    let dir = std::env::temp_dir().join(format!("tenfold-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let good = dir.join("good.epd");
-    let bad = dir.join("bad.epd");
+    let good = temp_path("good.epd");
+    let bad = temp_path("bad.epd");
     std::fs::write(
         &good,
         "# ok\n4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66\n",
@@ -140,9 +141,7 @@ fn a_users_variant_file_is_loaded_and_named() {
 
 #[test]
 fn a_malformed_variant_file_names_file_and_key() {
-    let dir = std::env::temp_dir().join(format!("tenfold-cli-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("bad.toml");
+    let f = temp_path("bad.toml");
     let text = include_str!("data/tenten.toml").replace("betza = \"BN\"", "betza = \"BX\"");
     std::fs::write(&f, text).unwrap();
     let (code, _, err) = tenfold(&["moves", "--variant-file", f.to_str().unwrap()]);
@@ -209,7 +208,7 @@ fn a_variant_file_may_extend_a_built_in_and_override_keys() {
         "c1d3",
     ]);
     assert_eq!(code, 0);
-    let bad = std::env::temp_dir().join(format!("tenfold-extends-{}.toml", std::process::id()));
+    let bad = temp_path("extends.toml");
     std::fs::write(&bad, "extends = \"nosuch\"\nname = \"x\"\n").unwrap();
     let (code, _, err) = tenfold(&["moves", "--variant-file", bad.to_str().unwrap()]);
     assert_eq!(code, 2);

@@ -1,29 +1,15 @@
 //! Combined Arms: the engine's move generator against the independent one in
-//! `ca_reference` (mailbox, literal action sequences, no code shared with `src/`), on
-//! seeded random games, seeded random placements and the perft suite.
+//! `reference/combined_arms.rs` (mailbox, literal action sequences, no code shared with
+//! `src/`), on seeded random games, seeded random placements and the perft suite.
 
-mod ca_reference;
+mod common;
+mod reference;
 
-use ca_reference as reference;
-use std::collections::BTreeSet;
+use common::{assert_same_moves, suite, Rng};
+use reference::combined_arms as ca;
 use tenfold::core::moves::MoveList;
-use tenfold::perft::suite;
 use tenfold::registry;
 use tenfold::Position;
-
-/// A tiny deterministic generator so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn engine_moves(pos: &Position) -> Vec<(String, tenfold::Move)> {
     let mut list = MoveList::new();
@@ -60,19 +46,15 @@ impl Seen {
 fn compare(pos: &Position) -> Vec<(String, tenfold::Move)> {
     let fen = pos.fen();
     let mine = engine_moves(pos);
-    let names: BTreeSet<String> = mine.iter().map(|(s, _)| s.clone()).collect();
-    assert_eq!(names.len(), mine.len(), "duplicate moves in {fen}");
-    let rp = reference::parse_fen(&fen);
-    let theirs = reference::legal_moves(&rp);
-    let want: BTreeSet<String> = theirs.keys().cloned().collect();
-    if names != want {
-        let extra: Vec<_> = names.difference(&want).collect();
-        let missing: Vec<_> = want.difference(&names).collect();
-        panic!("{fen}\n  engine only: {extra:?}\n  reference only: {missing:?}");
-    }
+    let mut names: Vec<String> = mine.iter().map(|(s, _)| s.clone()).collect();
+    names.sort();
+    let rp = ca::parse_fen(&fen);
+    // A map, so the reference lists each move once and sorted.
+    let want: Vec<String> = ca::legal_moves(&rp).into_keys().collect();
+    assert_same_moves(&names, &want, &fen);
     assert_eq!(
         pos.in_check(),
-        reference::in_check(&rp),
+        ca::in_check(&rp),
         "check status differs in {fen}"
     );
     mine
@@ -97,8 +79,8 @@ fn random_games_agree_with_the_reference_generator() {
                 break;
             }
             let (text, m) = &moves[rng.below(moves.len())];
-            let before = reference::parse_fen(&pos.fen());
-            let after = reference::legal_moves(&before)[text].clone();
+            let before = ca::parse_fen(&pos.fen());
+            let after = ca::legal_moves(&before)[text].clone();
             pos.make_move(*m);
             assert_eq!(
                 pos.key(),
@@ -108,7 +90,7 @@ fn random_games_agree_with_the_reference_generator() {
             let fen = pos.fen();
             assert_eq!(
                 fen.split(' ').next().unwrap(),
-                reference::placement(&after.board),
+                ca::placement(&after.board),
                 "game {game}: board after {text}"
             );
             assert!(
@@ -142,12 +124,12 @@ fn random_games_agree_with_the_reference_generator() {
 /// that kind can stand, the side not to move not in check.
 fn random_placement(rng: &mut Rng, n: usize) -> String {
     loop {
-        let mut b: reference::Board = [None; 64];
+        let mut b: ca::Board = [None; 64];
         for white in [true, false] {
             loop {
                 let s = rng.below(64);
                 if b[s].is_none() {
-                    b[s] = Some(reference::Pc { white, kind: 'K' });
+                    b[s] = Some(ca::Pc { white, kind: 'K' });
                     break;
                 }
             }
@@ -158,23 +140,23 @@ fn random_placement(rng: &mut Rng, n: usize) -> String {
             let kind = ['P', 'P', 'P', 'N', 'B', 'R', 'Q'][rng.below(7)];
             let last = if white { 7 } else { 0 };
             if b[s].is_none() && !(kind == 'P' && s / 8 == last) {
-                b[s] = Some(reference::Pc { white, kind });
+                b[s] = Some(ca::Pc { white, kind });
             }
         }
         let white = rng.below(2) == 0;
         let ks = (0..64)
             .find(|&s| {
-                b[s] == Some(reference::Pc {
+                b[s] == Some(ca::Pc {
                     white: !white,
                     kind: 'K',
                 })
             })
             .unwrap();
-        if reference::capturable(&b, ks, white) {
+        if ca::capturable(&b, ks, white) {
             continue;
         }
         let side = if white { "w" } else { "b" };
-        return format!("{} {side} - - 0 1", reference::placement(&b));
+        return format!("{} {side} - - 0 1", ca::placement(&b));
     }
 }
 
@@ -215,18 +197,16 @@ fn nine_queens_among_many_targets_fit_in_one_move_list() {
 
 #[test]
 fn the_suite_agrees_with_the_reference_generator_at_depth_two() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/perft/combined-arms.epd");
-    let text = std::fs::read_to_string(path).unwrap();
-    let lines = suite::parse_suite(&text, "perft/combined-arms.epd").unwrap();
+    let lines = suite("combined-arms");
     assert!(lines.len() >= 13);
     let v = registry::get("combined-arms").unwrap();
     for line in &lines {
         let pos = Position::from_fen(&v, &line.fen).unwrap();
         compare(&pos);
-        let rp = reference::parse_fen(&line.fen);
+        let rp = ca::parse_fen(&line.fen);
         for &(depth, expected) in line.expected.iter().filter(|(d, _)| *d <= 2) {
             assert_eq!(
-                reference::perft(&rp, depth),
+                ca::perft(&rp, depth),
                 expected,
                 "line {} D{depth}: {}",
                 line.line,
@@ -241,13 +221,11 @@ fn the_suite_agrees_with_the_reference_generator_at_depth_two() {
 #[test]
 #[ignore]
 fn the_suite_agrees_with_the_reference_generator_at_depth_three() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/perft/combined-arms.epd");
-    let text = std::fs::read_to_string(path).unwrap();
-    for line in suite::parse_suite(&text, "perft/combined-arms.epd").unwrap() {
-        let rp = reference::parse_fen(&line.fen);
+    for line in suite("combined-arms") {
+        let rp = ca::parse_fen(&line.fen);
         for &(depth, expected) in &line.expected {
             assert_eq!(
-                reference::perft(&rp, depth),
+                ca::perft(&rp, depth),
                 expected,
                 "line {} D{depth}: {}",
                 line.line,

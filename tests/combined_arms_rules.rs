@@ -1,8 +1,10 @@
 //! Combined Arms Brigade Chess, one ruling at a time (../shared/rules/combined-arms.md):
 //! a position, a move, the expected outcome.
 
+mod common;
+
+use common::sorted_moves as legal;
 use std::sync::Arc;
-use tenfold::core::moves::MoveList;
 use tenfold::position::notation::{GameResult, MoveError};
 use tenfold::registry;
 use tenfold::{Position, Variant};
@@ -13,14 +15,6 @@ fn ca() -> Arc<Variant> {
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(&ca(), fen).unwrap()
-}
-
-fn legal(p: &Position) -> Vec<String> {
-    let mut list = MoveList::new();
-    p.legal_moves(&mut list);
-    let mut v: Vec<String> = list.iter().map(|&m| p.move_to_string(m)).collect();
-    v.sort();
-    v
 }
 
 fn is_legal(fen: &str, mv: &str) -> bool {

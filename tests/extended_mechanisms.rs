@@ -1,8 +1,10 @@
 //! The shot, path and flight table keys on small made-up games: what a table other
 //! than Combined Arms can ask for, and what it is refused.
 
+mod common;
+
+use common::sorted_moves;
 use std::sync::Arc;
-use tenfold::core::moves::MoveList;
 use tenfold::{Position, Variant};
 
 fn game(pieces: &str) -> Result<Arc<Variant>, String> {
@@ -21,12 +23,7 @@ fn refused(pieces: &str) -> String {
 }
 
 fn legal(v: &Arc<Variant>, fen: &str) -> Vec<String> {
-    let p = Position::from_fen(v, fen).unwrap();
-    let mut list = MoveList::new();
-    p.legal_moves(&mut list);
-    let mut out: Vec<String> = list.iter().map(|&m| p.move_to_string(m)).collect();
-    out.sort();
-    out
+    sorted_moves(&Position::from_fen(v, fen).unwrap())
 }
 
 #[test]

@@ -1,6 +1,9 @@
 //! Bad files and strings never panic: seeded mutations of Betza strings, taxonomy names,
 //! FENs and variant tables must each give a value or one clear error line.
 
+mod common;
+
+use common::Rng;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use tenfold::core::moves::MoveList;
@@ -8,27 +11,6 @@ use tenfold::movement::{betza, taxonomy};
 use tenfold::registry;
 use tenfold::variant::VariantError;
 use tenfold::{Position, Variant};
-
-/// SplitMix64: small, seeded, reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
-        &v[self.below(v.len())]
-    }
-}
 
 /// `n` rounds, times `TENFOLD_FUZZ_SCALE` (default 1) for longer local runs.
 fn rounds(n: usize) -> usize {
@@ -45,7 +27,11 @@ fn seeded(base: u64) -> Rng {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
-    Rng(base.wrapping_add(shift.wrapping_mul(0x1000_0001)))
+    // Spread the small seeds over all 64 bits (xorshift must not start at 0).
+    Rng(base
+        .wrapping_add(shift.wrapping_mul(0x1000_0001))
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        | 1)
 }
 
 /// Numbers that break careless arithmetic.

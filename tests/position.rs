@@ -2,6 +2,9 @@
 //! position bit for bit, the incremental Zobrist key equal to the one computed from
 //! scratch, and perft via make/unmake equal to perft via copy-make.
 
+mod common;
+
+use common::Rng;
 use std::sync::Arc;
 use tenfold::core::moves::MoveList;
 use tenfold::registry;
@@ -13,17 +16,6 @@ fn chess() -> Arc<Variant> {
 
 fn tenten() -> Arc<Variant> {
     Variant::from_toml(include_str!("data/tenten.toml"), "tests/data/tenten.toml").unwrap()
-}
-
-/// A tiny deterministic generator so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
 }
 
 #[test]
@@ -149,7 +141,7 @@ fn random_walk(v: &Arc<Variant>, games: usize, plies: usize, seed: u64) {
                 assert_eq!(p.key(), before.key());
                 assert_eq!(p.occupied(), before.occupied());
             }
-            let m = list.as_slice()[(rng.next() % list.len() as u64) as usize];
+            let m = *rng.pick(list.as_slice());
             p.make_move(m);
         }
     }

@@ -1,6 +1,9 @@
 //! Search: mates at the right depth, draw scores, table round trips under threads,
 //! bench determinism, stop latency and the clock.
 
+mod common;
+
+use common::Rng;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tenfold::core::moves::{Move, MoveKind};
@@ -140,12 +143,10 @@ fn table_entries_survive_concurrent_writers_intact() {
         .map(|t| {
             let tt = Arc::clone(&tt);
             std::thread::spawn(move || {
-                let mut x = 0x1234_5678_9ABC_DEF0u64 ^ t;
+                let mut rng = Rng(0x1234_5678_9ABC_DEF0 ^ t);
                 let mut hits = 0;
                 for _ in 0..300_000 {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
+                    let x = rng.next();
                     let key = x % 50_000 * 0x9E37_79B9_7F4A_7C15;
                     let (m, s, d) = data(key);
                     tt.store(key, m, s, s / 2, d, Bound::Exact);

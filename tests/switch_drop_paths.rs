@@ -3,19 +3,14 @@
 //! ArchMage without its bent riders is such a game; played both ways along random games,
 //! the two must agree move for move.
 
+mod common;
+
+use common::{sorted_moves, Rng};
 use std::sync::Arc;
 use tenfold::variant::Legality;
-use tenfold::{MoveList, Position, Variant};
+use tenfold::{Position, Variant};
 
 const TABLE: &str = include_str!("../tables/archmage.toml");
-
-fn sorted(p: &Position) -> Vec<String> {
-    let mut list = MoveList::new();
-    p.legal_moves(&mut list);
-    let mut v: Vec<String> = list.iter().map(|&m| p.move_to_string(m)).collect();
-    v.sort();
-    v
-}
 
 #[test]
 fn fast_and_verified_legality_agree_on_switches_and_drops() {
@@ -37,28 +32,26 @@ fn fast_and_verified_legality_agree_on_switches_and_drops() {
         "k9/10/5r4/10/10/10/10/10/3SP1MP2/5K4[DHdh] w - - 0 1".to_string(),
         "5k4/10/10/4d5/10/3Mh5/3P6/10/7P2/5K4[] w - - 0 1".to_string(),
     ];
-    let mut seed = 0x5EED_0F5A_17C4_u64;
+    let mut rng = Rng(0x5EED_0F5A_17C4);
     let mut checks = 0;
     for game in 0..120 {
         let start = &starts[game % starts.len()];
         let mut a = Position::from_fen(&fast, start).unwrap();
         let mut b = Position::from_fen(&slow, start).unwrap();
         for _ in 0..80 {
-            let (ma, mb) = (sorted(&a), sorted(&b));
+            let (ma, mb) = (sorted_moves(&a), sorted_moves(&b));
             assert_eq!(ma, mb, "{}", a.fen());
             if ma.is_empty() {
                 break;
             }
             checks += a.in_check() as usize;
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let r = rng.next();
             // Drops and captures first when there are any, to reach checks and hands.
             let pick: Vec<&String> = ma.iter().filter(|m| m.contains('@')).collect();
-            let mv = if !pick.is_empty() && seed.is_multiple_of(4) {
-                pick[(seed / 4) as usize % pick.len()]
+            let mv = if !pick.is_empty() && r.is_multiple_of(4) {
+                pick[(r / 4) as usize % pick.len()]
             } else {
-                &ma[(seed / 4) as usize % ma.len()]
+                &ma[(r / 4) as usize % ma.len()]
             };
             a.play_moves(mv).unwrap();
             b.play_moves(mv).unwrap();

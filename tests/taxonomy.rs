@@ -1,5 +1,5 @@
 //! Locomotive Taxonomy names in variant tables and `tenfold describe`
-//! (rules/locomotive-taxonomy.md T1–T6).
+//! (../shared/rules/locomotive-taxonomy.md T1–T6).
 
 use std::collections::BTreeSet;
 use std::process::Command;

@@ -1,30 +1,17 @@
 //! ArchMage Chess: the engine against the independent mailbox generator in
-//! `archmage_ref/` — move lists, FENs (hands, rights, en passant, clocks) and keys along
+//! `reference/archmage.rs` — move lists, FENs (hands, rights, en passant, clocks) and keys along
 //! seeded random games, and perft 2 on every line of `perft/archmage.epd`.
 
-mod archmage_ref;
+mod common;
+mod reference;
 
-use archmage_ref::Ref;
+use common::{sorted_moves, suite, Rng};
+use reference::archmage::Ref;
 use tenfold::registry;
 use tenfold::{perft::perft, MoveList, Position};
 
-const SUITE: &str = include_str!("../perft/archmage.epd");
-
 fn suite_fens() -> Vec<String> {
-    SUITE
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| l.split(';').next().unwrap().trim().to_string())
-        .collect()
-}
-
-fn engine_moves(p: &Position) -> Vec<String> {
-    let mut list = MoveList::new();
-    p.legal_moves(&mut list);
-    let mut v: Vec<String> = list.iter().map(|&m| p.move_to_string(m)).collect();
-    v.sort();
-    v
+    suite("archmage").into_iter().map(|l| l.fen).collect()
 }
 
 fn ref_moves(r: &Ref) -> Vec<String> {
@@ -33,31 +20,12 @@ fn ref_moves(r: &Ref) -> Vec<String> {
     v
 }
 
-/// Fails with the moves only one side generates.
 fn assert_same_moves(p: &Position, r: &Ref, context: &str) {
-    let (e, x) = (engine_moves(p), ref_moves(r));
-    if e != x {
-        let only_e: Vec<_> = e.iter().filter(|m| !x.contains(m)).collect();
-        let only_r: Vec<_> = x.iter().filter(|m| !e.contains(m)).collect();
-        panic!(
-            "{context}: {}\n  engine only: {only_e:?}\n  reference only: {only_r:?}",
-            p.fen()
-        );
-    }
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+    common::assert_same_moves(
+        &sorted_moves(p),
+        &ref_moves(r),
+        &format!("{context}: {}", p.fen()),
+    );
 }
 
 #[test]
@@ -134,25 +102,14 @@ fn suite_at_depth_two_agrees_with_the_reference() {
 }
 
 /// The suite's depth-3 counts recomputed by the reference (slow; run on demand with
-/// `cargo test --release --test archmage_diff -- --ignored`).
+/// `cargo test --release --test archmage_differential -- --ignored`).
 #[test]
 #[ignore]
 fn suite_depth_three_counts_match_the_reference() {
-    for line in SUITE
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-    {
-        let mut parts = line.split(';');
-        let fen = parts.next().unwrap().trim();
-        let r = Ref::from_fen(fen);
-        for p in parts {
-            let mut w = p.split_whitespace();
-            let d: u32 = w.next().unwrap()[1..].parse().unwrap();
-            let n: u64 = w.next().unwrap().parse().unwrap();
-            if d <= 3 {
-                assert_eq!(r.perft(d), n, "D{d} {fen}");
-            }
+    for line in suite("archmage") {
+        let r = Ref::from_fen(&line.fen);
+        for &(d, n) in line.expected.iter().filter(|(d, _)| *d <= 3) {
+            assert_eq!(r.perft(d), n, "D{d} {}", line.fen);
         }
     }
 }

@@ -1,14 +1,12 @@
-//! Wildeurasian Qi: the engine against an independent reference generator
-//! (`wq_reference`, written from the rulings), and one test per ruling W1-W5.
+//! Wildeurasian Qi (../shared/rules/wildeurasian-qi.md), one test per ruling W1-W5: a
+//! position, a move, the expected outcome.
 
-mod wq_reference;
+mod common;
 
+use common::sorted_moves;
 use std::sync::Arc;
 use tenfold::registry;
-use tenfold::{perft, MoveList, Position, Variant};
-use wq_reference::Pos;
-
-const SUITE: &str = include_str!("../perft/wildeurasian.epd");
+use tenfold::{Position, Variant};
 
 fn variant() -> Arc<Variant> {
     registry::get("wildeurasian").expect("built-in wildeurasian")
@@ -18,144 +16,8 @@ fn pos(fen: &str) -> Position {
     Position::from_fen(&variant(), fen).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn engine_moves(p: &Position) -> Vec<String> {
-    let mut list = MoveList::new();
-    p.legal_moves(&mut list);
-    let mut v: Vec<String> = list.iter().map(|&m| p.move_to_string(m)).collect();
-    v.sort();
-    v
-}
-
-fn reference_moves(p: &Pos) -> Vec<String> {
-    let mut v: Vec<String> = p.legal().into_iter().map(|(m, _)| m).collect();
-    v.sort();
-    v
-}
-
-/// The suite's FENs with their expected counts.
-fn suite() -> Vec<(String, Vec<(u32, u64)>)> {
-    SUITE
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let mut parts = l.split(';');
-            let fen = parts.next().unwrap().trim().to_string();
-            let counts = parts
-                .map(|p| {
-                    let mut w = p.split_whitespace();
-                    let d = w.next().unwrap()[1..].parse().unwrap();
-                    (d, w.next().unwrap().parse().unwrap())
-                })
-                .collect();
-            (fen, counts)
-        })
-        .collect()
-}
-
 fn is_legal(fen: &str, mv: &str) -> bool {
-    engine_moves(&pos(fen)).iter().any(|m| m == mv)
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-#[test]
-fn random_games_agree_with_the_reference_generator() {
-    let v = variant();
-    let mut starts: Vec<String> = vec![v.start_fen.clone()];
-    starts.extend(suite().into_iter().map(|(f, _)| f));
-    let mut rng = Rng(0x5EED_1234_ABCD_0001);
-    let mut positions = 0;
-    // How often the rare rules were on the board, so that coverage cannot quietly vanish.
-    let (mut castles, mut promotions, mut compound_promotions) = (0, 0, 0);
-    for game in 0..150 {
-        let start = &starts[game % starts.len()];
-        let mut e = pos(start);
-        let mut r = Pos::parse(start).unwrap();
-        for _ply in 0..40 {
-            let em = engine_moves(&e);
-            let rm = reference_moves(&r);
-            assert_eq!(em, rm, "move sets differ in {} (game {game})", e.fen());
-            assert_eq!(e.key(), e.compute_key(), "incremental key in {}", e.fen());
-            positions += 1;
-            castles += em.iter().any(|m| is_castling(&e, m)) as usize;
-            promotions += em
-                .iter()
-                .any(|m| m.ends_with(|c: char| c.is_ascii_lowercase()))
-                as usize;
-            compound_promotions += em.iter().any(|m| m.ends_with(['q', 't', 'g'])) as usize;
-            if em.is_empty() {
-                break;
-            }
-            // Captures, promotions and castlings are favoured so that the rare rules
-            // (pools, rights, facing after exchanges) come up often.
-            let special: Vec<&String> = em
-                .iter()
-                .filter(|m| m.len() > 4 && m.ends_with(|c: char| c.is_ascii_lowercase()))
-                .collect();
-            let choice = if !special.is_empty() && rng.below(3) == 0 {
-                special[rng.below(special.len())].clone()
-            } else {
-                em[rng.below(em.len())].clone()
-            };
-            let m = e.parse_move(&choice).unwrap();
-            e.make_move(m);
-            let (_, next) = r.legal().into_iter().find(|(t, _)| *t == choice).unwrap();
-            r = next;
-            assert_eq!(e.fen(), r.fen(), "after {choice}");
-        }
-    }
-    println!("{positions} positions, {castles} with castling, {promotions} with promotions, {compound_promotions} with compound promotions");
-    assert!(positions > 3000, "only {positions} positions compared");
-    assert!(castles > 100 && promotions > 150 && compound_promotions > 50);
-}
-
-/// A king move of more than one file: castling in this game.
-fn is_castling(p: &Position, m: &str) -> bool {
-    let mv = p.parse_move(m).unwrap();
-    mv.kind() == tenfold::MoveKind::Castle
-}
-
-#[test]
-fn suite_counts_agree_with_the_reference_at_depth_2() {
-    for (fen, counts) in suite() {
-        let e = pos(&fen);
-        let r = Pos::parse(&fen).unwrap();
-        let got = perft::perft(&mut e.clone(), 2);
-        assert_eq!(got, r.perft(2), "engine vs reference, depth 2: {fen}");
-        if let Some(&(_, n)) = counts.iter().find(|(d, _)| *d == 2) {
-            assert_eq!(got, n, "suite D2: {fen}");
-        }
-    }
-}
-
-/// The whole suite one ply deeper than the default test (about a minute in release):
-/// `cargo test --release --test wildeurasian -- --ignored`.
-#[test]
-#[ignore]
-fn suite_counts_agree_with_the_reference_at_depth_3() {
-    for (fen, counts) in suite() {
-        let e = pos(&fen);
-        let r = Pos::parse(&fen).unwrap();
-        let got = perft::perft(&mut e.clone(), 3);
-        assert_eq!(got, r.perft(3), "engine vs reference, depth 3: {fen}");
-        if let Some(&(_, n)) = counts.iter().find(|(d, _)| *d == 3) {
-            assert_eq!(got, n, "suite D3: {fen}");
-        }
-    }
+    sorted_moves(&pos(fen)).iter().any(|m| m == mv)
 }
 
 fn after(fen: &str, moves: &str) -> String {
@@ -172,7 +34,7 @@ fn rejected(fen: &str) -> String {
 }
 
 fn moves_from(fen: &str, from: &str) -> Vec<String> {
-    engine_moves(&pos(fen))
+    sorted_moves(&pos(fen))
         .into_iter()
         .filter(|m| m.starts_with(from))
         .collect()
@@ -185,7 +47,7 @@ fn w1_compounds_stay_on_their_own_side_of_the_river() {
     let fen = "4k5/10/10/10/10/G3Q2T2/5K4/10/10/10 w - - 0 1";
     let p = pos(fen);
     let bd = &p.variant().board;
-    for m in engine_moves(&p) {
+    for m in sorted_moves(&p) {
         let to = bd.parse_square(&m[2..]).unwrap();
         assert!(bd.rank_of(to) <= 4, "{m} crosses the River");
     }

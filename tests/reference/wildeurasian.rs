@@ -1,5 +1,5 @@
 //! A deliberately simple, independent move generator for Wildeurasian Qi, written from
-//! the rulings (shared/rules/wildeurasian-qi.md W1-W7) and nothing else: a 10x10 mailbox
+//! the rulings (../shared/rules/wildeurasian-qi.md W1-W7) and nothing else: a 10x10 mailbox
 //! of FEN letters, rays walked square by square, legality by making the move on a copy
 //! and looking for attacks and facing kings. It shares no code with `src/`; the
 //! differential test compares the two generators position by position.

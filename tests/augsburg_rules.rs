@@ -1,8 +1,11 @@
-//! Primitive Augsburg Chess, ruling by ruling (shared/rules/augsburg.md): a position, a
+//! Primitive Augsburg Chess, ruling by ruling (../shared/rules/augsburg.md): a position, a
 //! move, the expected outcome. Then the invariants every combine and split must keep:
 //! make/unmake restores the position bit for bit (stack planes included) and the
 //! incremental Zobrist key equals the one computed from scratch.
 
+mod common;
+
+use common::{sorted_moves as legal, Rng};
 use std::sync::Arc;
 use tenfold::core::moves::MoveList;
 use tenfold::registry;
@@ -51,14 +54,6 @@ fn board(pieces: &str, to_move: &str) -> Position {
 
 fn pos(pieces: &str) -> Position {
     board(pieces, "w")
-}
-
-fn legal(p: &Position) -> Vec<String> {
-    let mut list = MoveList::new();
-    p.legal_moves(&mut list);
-    let mut v: Vec<String> = list.iter().map(|&m| p.move_to_string(m)).collect();
-    v.sort();
-    v
 }
 
 fn is_legal(p: &Position, m: &str) -> bool {
@@ -411,16 +406,6 @@ fn move_notation_round_trips_for_every_kind() {
     );
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// Everything make/unmake must restore, bit for bit.
 fn snapshot(p: &Position) -> (String, u64, Vec<tenfold::Bitboard>, Vec<tenfold::Bitboard>) {
     let v = p.variant();
@@ -467,7 +452,7 @@ fn make_unmake_keys_and_planes_stay_exact_through_random_games() {
                 );
                 checked += 1;
             }
-            p.make_move(list.as_slice()[(rng.next() % list.len() as u64) as usize]);
+            p.make_move(*rng.pick(list.as_slice()));
         }
     }
     assert!(checked > 100_000, "{checked}");

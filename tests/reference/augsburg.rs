@@ -1,14 +1,10 @@
 //! A second move generator for Primitive Augsburg Chess, written from
-//! shared/rules/augsburg.md alone and sharing no generation code with `src/`: a 10x10
+//! ../shared/rules/augsburg.md alone and sharing no generation code with `src/`: a 10x10
 //! mailbox whose squares hold explicit (ferz, wazir) counts, its own FEN reader and
 //! writer, moves written as text (A7), and legality by playing each move on a copy and
-//! looking for an attack on the king. The tests compare it with the engine on seeded
-//! random games (move lists and the FEN after every move) and on the perft suite.
-
-use std::sync::Arc;
-use tenfold::core::moves::MoveList;
-use tenfold::registry;
-use tenfold::{Position, Variant};
+//! looking for an attack on the king. `tests/augsburg_differential.rs` compares it with the
+//! engine on seeded random games (move lists and the FEN after every move) and on the
+//! perft suite.
 
 const SIDE: i32 = 10;
 
@@ -155,8 +151,8 @@ fn name(sq: usize) -> String {
 
 /// A move as the reference plays it.
 #[derive(Clone, Debug)]
-struct Play {
-    text: String,
+pub struct Play {
+    pub text: String,
     from: usize,
     to: usize,
     /// What stands on `to` afterwards.
@@ -171,7 +167,7 @@ struct Play {
 }
 
 #[derive(Clone)]
-struct Game {
+pub struct Game {
     sq: [Option<Unit>; 100],
     white: bool,
     ep: Option<usize>,
@@ -180,7 +176,7 @@ struct Game {
 }
 
 impl Game {
-    fn from_fen(fen: &str) -> Game {
+    pub fn from_fen(fen: &str) -> Game {
         let f: Vec<&str> = fen.split_whitespace().collect();
         let mut sq = [None; 100];
         for (i, row) in f[0].split('/').enumerate() {
@@ -222,7 +218,7 @@ impl Game {
         }
     }
 
-    fn fen(&self) -> String {
+    pub fn fen(&self) -> String {
         let mut s = String::new();
         for rank in (0..SIDE).rev() {
             let mut run = 0;
@@ -490,7 +486,7 @@ impl Game {
     }
 
     /// C2: the moves that do not leave the mover's King attacked.
-    fn legal(&self) -> Vec<(Play, Game)> {
+    pub fn legal(&self) -> Vec<(Play, Game)> {
         let mut out: Vec<(Play, Game)> = self
             .pseudo()
             .into_iter()
@@ -513,140 +509,10 @@ impl Game {
         out
     }
 
-    fn perft(&self, depth: u32) -> u64 {
+    pub fn perft(&self, depth: u32) -> u64 {
         if depth == 1 {
             return self.legal().len() as u64;
         }
         self.legal().iter().map(|(_, g)| g.perft(depth - 1)).sum()
-    }
-}
-
-fn augsburg() -> Arc<Variant> {
-    registry::get("augsburg").unwrap()
-}
-
-fn engine_moves(p: &Position) -> Vec<(String, tenfold::Move)> {
-    let mut list = MoveList::new();
-    p.legal_moves(&mut list);
-    let mut v: Vec<_> = list.iter().map(|&m| (p.move_to_string(m), m)).collect();
-    v.sort_by(|a, b| a.0.cmp(&b.0));
-    v
-}
-
-/// Compares the two generators on one position: the same written moves, and the same
-/// FEN after each of them.
-fn compare(p: &mut Position) -> usize {
-    let fen = p.fen();
-    let reference = Game::from_fen(&fen);
-    assert_eq!(
-        reference.fen(),
-        fen,
-        "the reference reads and writes FEN like the engine"
-    );
-    let want = reference.legal();
-    let got = engine_moves(p);
-    let want_text: Vec<&str> = want.iter().map(|(m, _)| m.text.as_str()).collect();
-    let got_text: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
-    if want_text != got_text {
-        let missing: Vec<_> = want_text.iter().filter(|t| !got_text.contains(t)).collect();
-        let extra: Vec<_> = got_text.iter().filter(|t| !want_text.contains(t)).collect();
-        panic!("{fen}: engine lacks {missing:?}, has extra {extra:?} (or duplicates)");
-    }
-    for ((text, m), (_, after)) in got.iter().zip(&want) {
-        p.make_move(*m);
-        assert_eq!(p.fen(), after.fen(), "after {text} in {fen}");
-        p.unmake_move();
-    }
-    got.len()
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
-fn suite() -> Vec<tenfold::perft::suite::SuiteLine> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/augsburg.epd"))
-        .unwrap();
-    tenfold::perft::suite::parse_suite(&text, "perft/augsburg.epd").unwrap()
-}
-
-#[test]
-fn random_games_agree_with_the_reference_generator() {
-    let v = augsburg();
-    let mut starts = vec![v.start_fen.clone()];
-    starts.extend(suite().into_iter().map(|l| l.fen));
-    let mut rng = Rng(0xA065_B0C6);
-    let (mut positions, mut moves) = (0, 0);
-    for round in 0..4 {
-        for fen in &starts {
-            let mut p = Position::from_fen(&v, fen).unwrap();
-            let plies = if round == 0 { 120 } else { 60 };
-            for _ in 0..plies {
-                let n = compare(&mut p);
-                positions += 1;
-                moves += n;
-                if n == 0 {
-                    break;
-                }
-                let list = engine_moves(&p);
-                p.make_move(list[(rng.next() % n as u64) as usize].1);
-            }
-        }
-    }
-    assert!(positions >= 2000, "only {positions} positions");
-    assert!(moves > 100_000, "only {moves} moves");
-}
-
-#[test]
-fn suite_depth_two_agrees_with_the_reference_generator() {
-    let v = augsburg();
-    let lines = suite();
-    assert!(lines.len() >= 13);
-    for line in &lines {
-        let want = line
-            .expected
-            .iter()
-            .find(|(d, _)| *d == 2)
-            .expect("every line has D2")
-            .1;
-        let mut p = Position::from_fen(&v, &line.fen).unwrap();
-        assert_eq!(
-            Game::from_fen(&line.fen).perft(2),
-            want,
-            "reference, line {}",
-            line.line
-        );
-        assert_eq!(
-            tenfold::perft::perft(&mut p, 2),
-            want,
-            "engine, line {}",
-            line.line
-        );
-    }
-}
-
-/// The cross-check behind the suite's deeper counts (slow: run with `--ignored`).
-#[test]
-#[ignore]
-fn suite_depth_three_agrees_with_the_reference_generator() {
-    for line in &suite() {
-        let want = line
-            .expected
-            .iter()
-            .find(|(d, _)| *d == 3)
-            .expect("every line has D3")
-            .1;
-        assert_eq!(
-            Game::from_fen(&line.fen).perft(3),
-            want,
-            "reference, line {}",
-            line.line
-        );
     }
 }
