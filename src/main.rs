@@ -156,6 +156,9 @@ struct PerftArgs {
     /// With --suite: skip depths above this.
     #[arg(long)]
     max_depth: Option<u32>,
+    /// Keep counts in a hash table of this many MB (deep runs; same counts).
+    #[arg(long, default_value_t = 0)]
+    hash: usize,
 }
 
 /// A failure with its exit status: 2 for what the user typed, 1 for a failed check.
@@ -224,10 +227,15 @@ fn run(cli: Cli) -> Result<(), Fail> {
         }
         Cmd::Perft(a) => match (&a.suite, a.depth) {
             (Some(file), _) => perft_suite(c, &a, file),
-            (None, Some(depth)) => show(
-                c,
-                &perft::Count::run(&position(c)?, depth, a.divide, a.threads.max(1)),
-            ),
+            (None, Some(depth)) => {
+                let how = perft::Counting::new(a.threads.max(1), a.hash)?;
+                let bar = perft::progress::CountBar::new(!c.json);
+                let tick = |d, t, n| bar.update(d, t, n);
+                let on = bar.active().then_some(&tick as perft::Progress);
+                let count = perft::Count::run(&position(c)?, depth, a.divide, &how, on);
+                bar.finish();
+                show(c, &count)
+            }
             (None, None) => Err(usage("perft needs --depth N or --suite FILE")),
         },
     }
@@ -289,7 +297,7 @@ fn perft_suite(c: &Common, a: &PerftArgs, file: &str) -> Result<(), Fail> {
         variant: c.variant.clone(),
         variant_from_file: c.variant_file.is_some(),
         max_depth: a.max_depth.unwrap_or(u32::MAX),
-        threads: a.threads.max(1),
+        counting: perft::Counting::new(a.threads.max(1), a.hash)?,
     };
     let r = suite::run_suite(&lines, file, &run, |line| match &bar {
         Some(b) => {

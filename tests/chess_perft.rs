@@ -1,7 +1,7 @@
 //! FIDE chess perft: every line of perft/chess.epd up to a node budget per line, so CI
 //! stays fast; `tenfold perft --suite perft/chess.epd` runs every depth.
 
-use tenfold::perft::suite;
+use tenfold::perft::{suite, Counting};
 use tenfold::registry;
 
 /// Depths whose expected count exceeds this are left to `perft --suite`.
@@ -23,7 +23,7 @@ fn chess_suite_matches_published_counts() {
             .map(|(d, _)| *d)
             .max()
             .unwrap_or(1);
-        for verdict in suite::run_line_in(&v, line, max, 1).unwrap() {
+        for verdict in suite::run_line_in(&v, line, max, &Counting::single()).unwrap() {
             assert_eq!(
                 verdict.got, verdict.expected,
                 "line {} depth {}: {}",

@@ -3,7 +3,7 @@
 //! Each line up to a node budget here; `tenfold perft --suite perft/large-boards.epd`
 //! runs every depth.
 
-use tenfold::perft::suite;
+use tenfold::perft::{suite, Counting};
 use tenfold::registry;
 
 const NODE_BUDGET: u64 = 1_000_000;
@@ -29,7 +29,7 @@ fn large_board_variants_match_published_counts() {
             .map(|(d, _)| *d)
             .max();
         let Some(max) = max else { continue };
-        for v in suite::run_line(line, "chess", max, 2).unwrap() {
+        for v in suite::run_line(line, "chess", max, &Counting { threads: 2, table: None }).unwrap() {
             assert_eq!(
                 v.got, v.expected,
                 "{name} line {} depth {}",

@@ -1,13 +1,18 @@
 //! Perft: count the leaf nodes of the legal move tree, bulk-counting at depth 1, with
 //! `--divide` and a rayon split of the root moves.
 
+pub mod hash;
+pub mod progress;
 pub mod suite;
 
 use crate::core::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::report::Report;
+pub use hash::{PerftHashError, PerftTable};
 use rayon::prelude::*;
 use serde_json::{json, Value};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Leaf nodes at `depth` plies (depth 0 counts the position itself).
@@ -29,70 +34,137 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     nodes
 }
 
-/// Per root move counts in notation, sorted by move text. With more than one thread the
-/// tree is cut two plies down, so a few hundred subtrees share out evenly over
-/// `threads` workers (root subtrees alone differ in size by an order of magnitude).
-pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(String, u64)> {
+/// Leaf nodes at `depth`, with counts of depth 2 and more kept in `table`.
+pub fn perft_hashed(pos: &mut Position, depth: u32, table: &PerftTable) -> u64 {
+    if depth <= 1 {
+        return perft(pos, depth);
+    }
+    let key = pos.key();
+    if let Some(n) = table.probe(key, depth) {
+        return n;
+    }
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let mut nodes = 0;
+    for &m in list.iter() {
+        pos.make_move(m);
+        nodes += perft_hashed(pos, depth - 1, table);
+        pos.unmake_move();
+    }
+    table.store(key, depth, nodes);
+    nodes
+}
+
+/// How a count runs: worker threads and an optional shared hash table.
+#[derive(Clone, Default)]
+pub struct Counting {
+    /// Worker threads (0 or 1: the calling thread alone).
+    pub threads: usize,
+    /// Counts already made, shared by all workers (`perft --hash`).
+    pub table: Option<Arc<PerftTable>>,
+}
+
+impl Counting {
+    /// One thread, no table.
+    pub fn single() -> Counting {
+        Counting::default()
+    }
+
+    /// `threads` workers sharing a table of `hash_mb` megabytes (none for 0).
+    pub fn new(threads: usize, hash_mb: usize) -> Result<Counting, PerftHashError> {
+        let table = match hash_mb {
+            0 => None,
+            mb => Some(Arc::new(PerftTable::new(mb)?)),
+        };
+        Ok(Counting { threads, table })
+    }
+
+    fn count(&self, pos: &mut Position, depth: u32) -> u64 {
+        match &self.table {
+            Some(t) => perft_hashed(pos, depth, t),
+            None => perft(pos, depth),
+        }
+    }
+}
+
+/// Progress of a count: subtrees finished, subtrees in all, leaf nodes so far.
+pub type Progress<'a> = &'a (dyn Fn(usize, usize, u64) + Sync);
+
+/// Per root move counts in notation, sorted by move text. The tree is cut two plies down
+/// (a few hundred subtrees, which share out evenly over the workers where root subtrees
+/// alone differ in size by an order of magnitude); `progress` hears each subtree end.
+pub fn divide(
+    pos: &Position,
+    depth: u32,
+    how: &Counting,
+    progress: Option<Progress>,
+) -> Vec<(String, u64)> {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     let roots: Vec<Move> = list.iter().copied().collect();
-    let mut out: Vec<(String, u64)> = if threads <= 1 || depth < 3 {
-        roots
-            .iter()
-            .map(|&m| {
-                let mut p = pos.clone();
-                p.make_move(m);
-                let n = if depth <= 1 {
-                    1
-                } else {
-                    perft(&mut p, depth - 1)
-                };
-                (pos.move_to_string(m), n)
-            })
-            .collect()
-    } else {
-        let mut jobs: Vec<(usize, Position)> = Vec::new();
-        for (i, &m) in roots.iter().enumerate() {
-            let mut p = pos.clone();
-            p.make_move(m);
-            let mut replies = MoveList::new();
-            p.legal_moves(&mut replies);
-            for &r in replies.iter() {
-                let mut q = p.clone();
-                q.make_move(r);
-                jobs.push((i, q));
-            }
+    let mut jobs: Vec<(usize, Position)> = Vec::new();
+    let mut per_root = vec![0u64; roots.len()];
+    for (i, &m) in roots.iter().enumerate() {
+        let mut p = pos.clone();
+        p.make_move(m);
+        if depth < 3 {
+            per_root[i] = if depth <= 1 { 1 } else { perft(&mut p, depth - 1) };
+            continue;
         }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("thread pool");
-        let counts: Vec<(usize, u64)> = pool.install(|| {
-            jobs.into_par_iter()
-                .map(|(i, mut q)| (i, perft(&mut q, depth - 2)))
-                .collect()
-        });
-        let mut per_root = vec![0u64; roots.len()];
-        for (i, n) in counts {
-            per_root[i] += n;
+        let mut replies = MoveList::new();
+        p.legal_moves(&mut replies);
+        for &r in replies.iter() {
+            let mut q = p.clone();
+            q.make_move(r);
+            jobs.push((i, q));
         }
-        roots
-            .iter()
-            .zip(per_root)
-            .map(|(&m, n)| (pos.move_to_string(m), n))
-            .collect()
+    }
+    let total = jobs.len();
+    let done = AtomicUsize::new(0);
+    let nodes = AtomicU64::new(0);
+    let work = |(i, mut q): (usize, Position)| {
+        let n = how.count(&mut q, depth - 2);
+        let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+        let sum = nodes.fetch_add(n, Ordering::Relaxed) + n;
+        if let Some(f) = progress {
+            f(d, total, sum);
+        }
+        (i, n)
     };
+    let counts: Vec<(usize, u64)> = if how.threads <= 1 {
+        jobs.into_iter().map(work).collect()
+    } else {
+        match rayon::ThreadPoolBuilder::new()
+            .num_threads(how.threads)
+            .build()
+        {
+            Ok(pool) => pool.install(|| jobs.into_par_iter().map(work).collect()),
+            // No threads to be had: count on this one rather than fail.
+            Err(_) => jobs.into_iter().map(work).collect(),
+        }
+    };
+    for (i, n) in counts {
+        per_root[i] += n;
+    }
+    let mut out: Vec<(String, u64)> = roots
+        .iter()
+        .zip(per_root)
+        .map(|(&m, n)| (pos.move_to_string(m), n))
+        .collect();
     out.sort();
     out
 }
 
-/// Total leaf count at `depth`, split over `threads`.
-pub fn perft_threads(pos: &Position, depth: u32, threads: usize) -> u64 {
-    if threads <= 1 || depth < 3 {
+/// Total leaf count at `depth`.
+pub fn count(pos: &Position, depth: u32, how: &Counting, progress: Option<Progress>) -> u64 {
+    if depth < 3 || (how.threads <= 1 && progress.is_none()) {
         let mut p = pos.clone();
-        return perft(&mut p, depth);
+        return how.count(&mut p, depth);
     }
-    divide(pos, depth, threads).iter().map(|(_, n)| n).sum()
+    divide(pos, depth, how, progress)
+        .iter()
+        .map(|(_, n)| n)
+        .sum()
 }
 
 /// A timed count, as `tenfold perft --depth` reports it.
@@ -109,14 +181,20 @@ pub struct Count {
 }
 
 impl Count {
-    /// Counts `depth` plies from `pos` over `threads`, per root move if `divide`.
-    pub fn run(pos: &Position, depth: u32, divide: bool, threads: usize) -> Count {
+    /// Counts `depth` plies from `pos`, per root move if `divide`.
+    pub fn run(
+        pos: &Position,
+        depth: u32,
+        divide: bool,
+        how: &Counting,
+        progress: Option<Progress>,
+    ) -> Count {
         let start = Instant::now();
         let (nodes, divide) = if divide {
-            let d = self::divide(pos, depth, threads);
+            let d = self::divide(pos, depth, how, progress);
             (d.iter().map(|(_, n)| n).sum(), Some(d))
         } else {
-            (perft_threads(pos, depth, threads), None)
+            (count(pos, depth, how, progress), None)
         };
         let secs = start.elapsed().as_secs_f64();
         Count {
@@ -164,7 +242,7 @@ mod tests {
     #[test]
     fn counts_report_as_text_and_json() {
         let pos = Position::startpos(&registry::get("chess").unwrap());
-        let plain = Count::run(&pos, 2, false, 1);
+        let plain = Count::run(&pos, 2, false, &Counting::single(), None);
         assert_eq!((plain.nodes, plain.divide.as_ref()), (400, None));
         assert!(
             plain.text().starts_with("nodes 400\ntime "),
@@ -172,7 +250,7 @@ mod tests {
             plain.text()
         );
         assert!(plain.to_json().get("divide").is_none());
-        let split = Count::run(&pos, 2, true, 2);
+        let split = Count::run(&pos, 2, true, &Counting::new(2, 0).unwrap(), None);
         assert_eq!(split.nodes, 400);
         let text = split.text();
         assert!(text.starts_with("a2a3: 20\na2a4: 20\n"), "{text}");

@@ -1,6 +1,6 @@
 //! Perft suites: EPD lines `FEN ;D1 n ;D2 n …`, optionally prefixed `variant | `.
 
-use crate::perft::perft_threads;
+use crate::perft::{count, Counting};
 use crate::position::fen::FenError;
 use crate::position::Position;
 use crate::registry::{self, LoadError};
@@ -147,14 +147,14 @@ pub fn run_line(
     line: &SuiteLine,
     default_variant: &str,
     max_depth: u32,
-    threads: usize,
+    how: &Counting,
 ) -> Result<Vec<Verdict>, LineError> {
     let name = line.variant.as_deref().unwrap_or(default_variant);
     let v = registry::get(name).map_err(|source| LineError::Variant {
         line: line.line,
         source,
     })?;
-    run_line_in(&v, line, max_depth, threads)
+    run_line_in(&v, line, max_depth, how)
 }
 
 /// Runs one suite line in a given variant.
@@ -162,7 +162,7 @@ pub fn run_line_in(
     v: &Arc<Variant>,
     line: &SuiteLine,
     max_depth: u32,
-    threads: usize,
+    how: &Counting,
 ) -> Result<Vec<Verdict>, LineError> {
     let pos = Position::from_fen(v, &line.fen).map_err(|source| LineError::Fen {
         line: line.line,
@@ -175,7 +175,7 @@ pub fn run_line_in(
         .map(|&(depth, expected)| Verdict {
             depth,
             expected,
-            got: perft_threads(&pos, depth, threads),
+            got: count(&pos, depth, how, None),
         })
         .collect())
 }
@@ -218,7 +218,7 @@ pub fn read_suite(path: &str) -> Result<Vec<SuiteLine>, SuiteError> {
 }
 
 /// How to run a suite.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct SuiteRun {
     /// Variant of the lines that name none.
     pub variant: String,
@@ -227,8 +227,8 @@ pub struct SuiteRun {
     pub variant_from_file: bool,
     /// Depths above this are skipped.
     pub max_depth: u32,
-    /// Worker threads per count.
-    pub threads: usize,
+    /// Threads and hash table of each count.
+    pub counting: Counting,
 }
 
 /// The outcome of one suite line.
@@ -350,9 +350,9 @@ pub fn run_suite(
     for line in lines {
         let verdicts = if run.variant_from_file && line.variant.is_none() {
             let v = registry::get(&run.variant)?;
-            run_line_in(&v, line, run.max_depth, run.threads)
+            run_line_in(&v, line, run.max_depth, &run.counting)
         } else {
-            run_line(line, &run.variant, run.max_depth, run.threads)
+            run_line(line, &run.variant, run.max_depth, &run.counting)
         }
         .map_err(|source| SuiteError::Line {
             origin: origin.to_string(),
@@ -383,7 +383,7 @@ mod tests {
             variant: variant.into(),
             variant_from_file: false,
             max_depth: 2,
-            threads: 1,
+            counting: Counting::single(),
         }
     }
 
