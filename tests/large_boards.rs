@@ -29,7 +29,17 @@ fn large_board_variants_match_published_counts() {
             .map(|(d, _)| *d)
             .max();
         let Some(max) = max else { continue };
-        for v in suite::run_line(line, "chess", max, &Counting { threads: 2, table: None }).unwrap() {
+        for v in suite::run_line(
+            line,
+            "chess",
+            max,
+            &Counting {
+                threads: 2,
+                table: None,
+            },
+        )
+        .unwrap()
+        {
             assert_eq!(
                 v.got, v.expected,
                 "{name} line {} depth {}",

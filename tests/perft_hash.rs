@@ -59,7 +59,11 @@ fn a_count_is_kept_under_its_position_and_depth() {
     assert_eq!(count(&start, 5, &how, None), 4_865_609);
     let table = how.table.as_ref().unwrap();
     assert_eq!(table.probe(start.key(), 5), Some(4_865_609));
-    assert_eq!(table.probe(start.key(), 4), None, "depth is part of the entry");
+    assert_eq!(
+        table.probe(start.key(), 4),
+        None,
+        "depth is part of the entry"
+    );
     // Counted again, the answer is read back from the table.
     assert_eq!(count(&start, 5, &how, None), 4_865_609);
 }

@@ -64,6 +64,10 @@ impl Position {
 
     /// Number of legal moves (perft's leaf count).
     pub fn count_legal(&self) -> usize {
+        let royals = self.royals(self.side);
+        if self.v.legality == Legality::Rays && royals.count() == 1 {
+            return self.count_ray_legal(royals.lsb());
+        }
         let mut list = MoveList::new();
         self.legal_moves(&mut list);
         list.len()
@@ -265,6 +269,46 @@ promotion = { ranks = [8, 9, 10], mandatory_ranks = [10], to = "R", pool = true 
             }
         }
         assert!(positions > 1500);
+    }
+
+    /// Perft's leaf count (popcounts where no promotion is possible) equals the length of
+    /// the listed moves, along random games of every game on the ray fast path and of a
+    /// table with confinement, automatic type changes and facing royals.
+    #[test]
+    fn counted_leaves_equal_listed_moves() {
+        let mut games: Vec<_> = [
+            "chess",
+            "capablanca",
+            "grand",
+            "embassy",
+            "janus",
+            "augsburg",
+        ]
+        .iter()
+        .map(|n| registry::get(n).unwrap())
+        .collect();
+        games.push(Variant::from_toml(RIDERS, "test").unwrap());
+        let mut seed = 0x0C0A_77ED_u64;
+        let mut checked = 0;
+        for v in &games {
+            for _game in 0..12 {
+                let mut p = Position::startpos(v);
+                for _ply in 0..120 {
+                    let mut list = MoveList::new();
+                    p.legal_moves(&mut list);
+                    assert_eq!(p.count_legal(), list.len(), "{}", p.fen());
+                    checked += 1;
+                    if list.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    p.make_move(list.as_slice()[(seed % list.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(checked > 5000, "{checked}");
     }
 
     /// The ray fast path and the generic path (pseudo-legal moves, each tested on the board

@@ -7,8 +7,9 @@ use crate::core::moves::{MoveList, PieceType};
 use crate::position::Position;
 
 impl Position {
-    /// Fast path: checks and pins from the rays around the single royal piece.
-    pub(super) fn gen_ray_legal(&self, list: &mut MoveList, ksq: Square) {
+    /// The checkers of the royal piece on `ksq`, the pinned pieces with their lines, and
+    /// the squares a non-royal move must reach to answer the check (all when none).
+    fn ray_checks(&self, ksq: Square) -> (Bitboard, Pins, Bitboard) {
         let v = &*self.v;
         let us = self.side;
         let them = us.flip();
@@ -76,6 +77,17 @@ impl Position {
                 }
             }
         }
+        (checkers, pins, evasion)
+    }
+
+    /// Fast path: checks and pins from the rays around the single royal piece.
+    pub(super) fn gen_ray_legal(&self, list: &mut MoveList, ksq: Square) {
+        let v = &*self.v;
+        let us = self.side;
+        let them = us.flip();
+        let occ = self.occupied();
+        let theirs = self.by_color[them.idx()];
+        let (checkers, pins, evasion) = self.ray_checks(ksq);
         let royal_mask = v.royal_mask;
         let stacked = v.stacking.as_ref().map_or(0, |st| st.stackable);
         for t in 0..v.pieces.len() {
@@ -115,5 +127,71 @@ impl Position {
         // when there is none (ray-legal games have no hopper screens).
         self.gen_drops(list, evasion, false);
         self.gen_switches(list, checkers.any());
+    }
+
+    /// The number of legal moves by the fast path, without listing the ordinary ones: a
+    /// piece that cannot promote has one move per destination, so its count is a
+    /// popcount (perft's leaves). Everything else is listed, as `gen_ray_legal` does.
+    pub(super) fn count_ray_legal(&self, ksq: Square) -> usize {
+        let v = &*self.v;
+        let us = self.side;
+        let them = us.flip();
+        let occ = self.occupied();
+        let theirs = self.by_color[them.idx()];
+        let (checkers, pins, evasion) = self.ray_checks(ksq);
+        let mut n = 0usize;
+        let mut list = MoveList::new();
+        let royal_mask = v.royal_mask;
+        let stacked = v.stacking.as_ref().map_or(0, |st| st.stackable);
+        if evasion.any() {
+            for t in 0..v.pieces.len() {
+                let bb = self.pieces(t as PieceType, us);
+                if bb.is_empty() || (royal_mask | stacked) >> t & 1 != 0 {
+                    continue;
+                }
+                let pa = &v.attacks[us.idx()][t];
+                let zone = v.pieces[t]
+                    .promotion
+                    .as_ref()
+                    .map_or(Bitboard::EMPTY, |pr| pr.zone[us.idx()]);
+                for from in bb {
+                    let tg = pa.targets(&v.rays, from, occ);
+                    let mut dest = (tg.quiet | (tg.capture & theirs)) & evasion;
+                    if pins.bb.has(from) {
+                        dest &= pins.line(from);
+                    }
+                    n += (dest & !zone).count() as usize;
+                    if (dest & zone).any() {
+                        self.emit(&mut list, t as PieceType, from, dest & zone);
+                    }
+                }
+            }
+            if let Some(st) = &v.stacking {
+                self.gen_stacks(&mut list, st, evasion, &pins);
+            }
+        }
+        self.gen_en_passant(&mut list, true);
+        let occ_wo = occ ^ ksq.bb();
+        let kt = self.board[ksq.idx()].kind();
+        let tg = v.attacks[us.idx()][kt as usize].targets(&v.rays, ksq, occ);
+        let king_zone = v.pieces[kt as usize]
+            .promotion
+            .as_ref()
+            .map_or(Bitboard::EMPTY, |pr| pr.zone[us.idx()]);
+        for to in tg.quiet | (tg.capture & theirs) {
+            if !self.is_attacked(to, occ_wo, theirs & !to.bb(), them) {
+                if king_zone.has(to) {
+                    self.emit(&mut list, kt, ksq, to.bb());
+                } else {
+                    n += 1;
+                }
+            }
+        }
+        if checkers.is_empty() {
+            self.gen_castling(&mut list, true);
+        }
+        self.gen_drops(&mut list, evasion, false);
+        self.gen_switches(&mut list, checkers.any());
+        n + list.len()
     }
 }

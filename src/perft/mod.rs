@@ -17,14 +17,14 @@ use std::time::Instant;
 
 /// Leaf nodes at `depth` plies (depth 0 counts the position itself).
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    match depth {
+        0 => return 1,
+        // Bulk counting: the leaves are counted, not listed, where the strategy allows.
+        1 => return pos.count_legal() as u64,
+        _ => {}
     }
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
-    if depth == 1 {
-        return list.len() as u64;
-    }
     let mut nodes = 0;
     for &m in list.iter() {
         pos.make_move(m);
@@ -108,7 +108,11 @@ pub fn divide(
         let mut p = pos.clone();
         p.make_move(m);
         if depth < 3 {
-            per_root[i] = if depth <= 1 { 1 } else { perft(&mut p, depth - 1) };
+            per_root[i] = if depth <= 1 {
+                1
+            } else {
+                perft(&mut p, depth - 1)
+            };
             continue;
         }
         let mut replies = MoveList::new();

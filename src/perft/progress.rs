@@ -21,10 +21,9 @@ impl CountBar {
     /// A bar on stderr when `wanted` (not JSON) and stderr is a terminal.
     pub fn new(wanted: bool) -> CountBar {
         let bar = (wanted && std::io::stderr().is_terminal()).then(|| {
-            let style = ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} subtrees {msg} eta {eta}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
+            let style =
+                ProgressStyle::with_template("{bar:40} {pos}/{len} subtrees {msg} eta {eta}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar());
             ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden()).with_style(style)
         });
         CountBar {
