@@ -9,7 +9,7 @@ use crate::core::moves::Move;
 use crate::position::notation::MoveError;
 use crate::position::Position;
 
-/// How much a rank number shifts between Tenfold and CECP on a board of `ranks` ranks.
+/// CECP's rank number minus Tenfold's on a board of `ranks` ranks.
 fn rank_shift(ranks: u32) -> i64 {
     if ranks == 10 {
         -1
@@ -106,14 +106,14 @@ pub fn to_cecp(pos: &Position, m: Move) -> String {
             .collect();
         format!("{}{suffix}", legs.join(","))
     };
-    shift_ranks(&text, -delta).unwrap_or(text)
+    shift_ranks(&text, delta).unwrap_or(text)
 }
 
 /// Reads a move as XBoard writes it and checks it is legal here.
 pub fn from_cecp(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let bad = || MoveError::Unparsable(text.to_string(), pos.variant().name.clone());
     let delta = rank_shift(pos.variant().board.ranks as u32);
-    let ours = shift_ranks(text.trim(), delta).ok_or_else(bad)?;
+    let ours = shift_ranks(text.trim(), -delta).ok_or_else(bad)?;
     if !ours.contains(',') {
         return pos.parse_move(&ours);
     }
@@ -150,18 +150,18 @@ pub fn from_cecp(pos: &Position, text: &str) -> Result<Move, MoveError> {
 
 /// Thinking output (a PV in Tenfold notation) with its ranks numbered as XBoard counts.
 pub fn pv_to_cecp(ranks: u32, pv: &str) -> String {
-    shift_ranks(pv, -rank_shift(ranks)).unwrap_or_else(|| pv.to_string())
+    shift_ranks(pv, rank_shift(ranks)).unwrap_or_else(|| pv.to_string())
 }
 
 /// A FEN as XBoard writes it, turned into Tenfold's: only the en passant field names a
 /// square, so only it is renumbered.
 pub fn fen_from_cecp(pos_ranks: u32, fen: &str) -> String {
-    renumber_ep(fen, rank_shift(pos_ranks))
+    renumber_ep(fen, -rank_shift(pos_ranks))
 }
 
 /// A FEN of Tenfold's written for XBoard.
 pub fn fen_to_cecp(pos_ranks: u32, fen: &str) -> String {
-    renumber_ep(fen, -rank_shift(pos_ranks))
+    renumber_ep(fen, rank_shift(pos_ranks))
 }
 
 fn renumber_ep(fen: &str, delta: i64) -> String {

@@ -488,6 +488,7 @@ impl XBoard {
         match cecp_move::from_cecp(&self.pos, text) {
             Ok(m) => {
                 self.pos.make_move(m);
+                self.log_position();
                 if self.analyzing {
                     self.reanalyze();
                     return;
@@ -515,6 +516,12 @@ impl XBoard {
         };
         self.out.line(&format!("{} {text}", r.pgn()));
         true
+    }
+
+    /// A debug line (XBoard ignores lines starting with `#`) with the position after a
+    /// move, so a GUI's log shows where each engine thinks the game stands.
+    fn log_position(&self) {
+        self.out.line(&format!("# FEN {}", self.pos.fen()));
     }
 
     /// Restarts the analysis after the position changed (nothing when not analyzing).
@@ -643,6 +650,7 @@ impl XBoard {
                 self.out
                     .line(&format!("move {}", cecp_move::to_cecp(&self.pos, m)));
                 self.pos.make_move(m);
+                self.log_position();
                 self.announce_end();
             }
             None => {

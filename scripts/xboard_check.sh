@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# XBoard plays every built-in game, Tenfold against Tenfold, in two-machine mode under
+# Xvfb. Fails on any forfeit, illegal move or `Error` in XBoard's debug log, on a game
+# shorter than MIN_PLIES, or when the two engines end on different positions (each
+# prints `# final FEN` on `result`). Keeps the debug log, the PGN and a screenshot per
+# game under target/xboard/.
+# Needs: xboard, xvfb, x11-apps (xwd) and imagemagick (convert). Usage:
+#   scripts/xboard_check.sh [GAME…]        (default: every built-in)
+set -u
+cd "$(dirname "$0")/.."
+MIN_PLIES=${MIN_PLIES:-40}
+TC=${TC:-0:10}
+INC=${INC:-0.2}
+XBOARD=${XBOARD:-$(command -v xboard || echo /usr/games/xboard)}
+for tool in "$XBOARD" Xvfb; do
+    command -v "$tool" >/dev/null || { echo "xboard_check: $tool not installed"; exit 1; }
+done
+cargo build --release --quiet || exit 1
+T="$PWD/target/release/tenfold"
+OUT="$PWD/target/xboard"
+mkdir -p "$OUT"
+games=("$@")
+[ ${#games[@]} -eq 0 ] && mapfile -t games < <("$T" variants | awk '{print $1}')
+
+DISPLAY_NUM=${DISPLAY_NUM:-$((90 + RANDOM % 100))}
+Xvfb ":$DISPLAY_NUM" -screen 0 1280x1024x24 >/dev/null 2>&1 &
+XVFB=$!
+trap 'kill $XVFB 2>/dev/null' EXIT
+sleep 1
+export DISPLAY=":$DISPLAY_NUM"
+
+failed=0
+for g in "${games[@]}"; do
+    log="$OUT/$g.log"; pgn="$OUT/$g.pgn"; png="$OUT/$g.png"
+    rm -f "$log" "$pgn" "$png"
+    (cd "$OUT" && timeout 300 "$XBOARD" -fcp "$T xboard" -scp "$T xboard" -variant "$g" \
+        -tc "$TC" -inc "$INC" -matchGames 1 -debug -nameOfDebugFile "$log" \
+        -saveGameFile "$pgn" -xponder -popupExitMessage false -autoCallFlag true \
+        >"$OUT/$g.out" 2>&1) &
+    xb=$!
+    # Screenshots while the game runs; the last one before the window closes is kept.
+    while kill -0 $xb 2>/dev/null; do
+        sleep 2
+        if command -v xwd >/dev/null && command -v convert >/dev/null; then
+            xwd -root -silent 2>/dev/null | convert xwd:- "$png.tmp.png" 2>/dev/null \
+                && kill -0 $xb 2>/dev/null && mv -f "$png.tmp.png" "$png"
+        fi
+    done
+    rm -f "$png.tmp.png"
+    wait $xb
+    why=""
+    bad=$(grep -E "Forfeit|[Ii]llegal move|<(first|second) *: *Error|invalid move" "$log" | head -3)
+    [ -n "$bad" ] && why="$bad"
+    plies=$(grep -cE "<(first|second) *: move " "$log")
+    # Each engine logs `# FEN` after every move it makes or receives: the last of each.
+    fens=$(for e in first second; do grep -E "<$e *: # FEN" "$log" | tail -1 | sed 's/.*# FEN //'; done | sort -u)
+    nfens=$(printf '%s\n' "$fens" | grep -c .)
+    [ "$nfens" -ne 1 ] && why="$why engines end on different positions: $(echo $fens)"
+    [ "$plies" -lt "$MIN_PLIES" ] && why="$why only $plies plies"
+    result=$(grep -E '^\[Result' "$pgn" 2>/dev/null | head -1)
+    if [ -n "$why" ]; then
+        echo "FAIL $g: $why"
+        failed=$((failed + 1))
+    else
+        echo "ok   $g: $plies plies $result; screenshot $png"
+    fi
+done
+echo "${#games[@]} games, $failed failed"
+[ $failed -eq 0 ]
