@@ -356,7 +356,18 @@ fn bench(c: &Common, a: &BenchArgs) -> Result<(), Fail> {
 }
 
 fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {
-    let cfg = a.config(&variant(c)?)?;
+    tenfold::arena::engine::kill_engines_on_signals();
+    let mut cfg = a.config(&variant(c)?)?;
+    // Absolute, because the engines may not share the referee's working directory.
+    cfg.variant_files = c
+        .variant_file
+        .iter()
+        .map(|f| {
+            std::fs::canonicalize(f)
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_else(|_| f.clone())
+        })
+        .collect();
     let pgn_out = a
         .pgnout
         .as_deref()

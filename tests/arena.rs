@@ -155,7 +155,7 @@ fn a_hanging_engine_forfeits_on_time_and_is_killed() {
     assert!(start.elapsed().as_secs() < 20);
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(
-        text.matches("[Termination \"time forfeit\"]").count(),
+        text.matches("[Termination \"stalled connection\"]").count(),
         2,
         "{text}"
     );

@@ -31,6 +31,10 @@ pub struct GameRecord {
     pub reason: String,
     /// The moves, in Tenfold notation.
     pub moves: Vec<String>,
+    /// A comment after each move (`book`, `+0.35/16 0.5s`), where there is one.
+    pub comments: Vec<Option<String>>,
+    /// The PGN TimeControl tag (`40/60+0.6`, `*0.1`, `-`); empty leaves the tag out.
+    pub time_control: String,
 }
 
 /// Today's date as PGN writes it (`YYYY.MM.DD`, UTC).
@@ -52,8 +56,11 @@ pub fn today() -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
+/// A tag value as PGN allows it: one line, quotes and backslashes escaped.
 fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+    s.replace(['\n', '\r'], " ")
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
 }
 
 impl GameRecord {
@@ -82,7 +89,12 @@ impl GameRecord {
             let _ = writeln!(s, "[SetUp \"1\"]");
             let _ = writeln!(s, "[FEN \"{}\"]", escape(f));
         }
-        let _ = writeln!(s, "[Termination \"{}\"]", escape(&self.termination));
+        if !self.time_control.is_empty() {
+            let _ = writeln!(s, "[TimeControl \"{}\"]", escape(&self.time_control));
+        }
+        if !self.termination.is_empty() {
+            let _ = writeln!(s, "[Termination \"{}\"]", escape(&self.termination));
+        }
         let _ = writeln!(s, "[PlyCount \"{}\"]", self.moves.len());
         s.push('\n');
         let black_first = self
@@ -114,6 +126,9 @@ impl GameRecord {
                 push(format!("{fullmove}..."), &mut line, &mut s);
             }
             push(m.clone(), &mut line, &mut s);
+            if let Some(Some(c)) = self.comments.get(i) {
+                push(format!("{{{}}}", c.replace('}', ")")), &mut line, &mut s);
+            }
             if !white_to_move {
                 fullmove += 1;
             }
@@ -501,6 +516,8 @@ mod tests {
 
     fn record(moves: &[&str], result: Option<GameResult>) -> GameRecord {
         GameRecord {
+            comments: vec![],
+            time_control: String::new(),
             variant: "chess".into(),
             start_fen: None,
             white: "A".into(),
