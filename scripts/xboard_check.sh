@@ -4,8 +4,9 @@
 # shorter than MIN_PLIES, or when the two engines end on different positions (each
 # prints `# final FEN` on `result`). Keeps the debug log, the PGN and a screenshot per
 # game under target/xboard/.
-# Needs: xboard, xvfb, x11-apps (xwd) and imagemagick (convert). Usage:
-#   scripts/xboard_check.sh [GAME…]        (default: every built-in)
+# Needs: xboard, xvfb; screenshots also x11-apps (xwd) and imagemagick (convert).
+# Usage: scripts/xboard_check.sh [GAME…]     (default: every built-in)
+# Environment: TC, INC (XBoard's -tc and -inc), MIN_PLIES, XBOARD_ARGS (extra options).
 set -u
 cd "$(dirname "$0")/.."
 MIN_PLIES=${MIN_PLIES:-40}
@@ -33,7 +34,9 @@ failed=0
 for g in "${games[@]}"; do
     log="$OUT/$g.log"; pgn="$OUT/$g.pgn"; png="$OUT/$g.png"
     rm -f "$log" "$pgn" "$png"
-    (cd "$OUT" && timeout 300 "$XBOARD" -fcp "$T xboard" -scp "$T xboard" -variant "$g" \
+    # XBoard calls FIDE chess "normal"; every other game goes by Tenfold's name.
+    xv=$g; [ "$g" = chess ] && xv=normal
+    (cd "$OUT" && timeout 300 "$XBOARD" -fcp "$T xboard" -scp "$T xboard" -variant "$xv" ${XBOARD_ARGS:-} \
         -tc "$TC" -inc "$INC" -matchGames 1 -debug -nameOfDebugFile "$log" \
         -saveGameFile "$pgn" -xponder -popupExitMessage false -autoCallFlag true \
         >"$OUT/$g.out" 2>&1) &
@@ -42,7 +45,7 @@ for g in "${games[@]}"; do
     while kill -0 $xb 2>/dev/null; do
         sleep 2
         if command -v xwd >/dev/null && command -v convert >/dev/null; then
-            xwd -root -silent 2>/dev/null | convert xwd:- "$png.tmp.png" 2>/dev/null \
+            xwd -root -silent 2>/dev/null | convert xwd:- -trim "$png.tmp.png" 2>/dev/null \
                 && kill -0 $xb 2>/dev/null && mv -f "$png.tmp.png" "$png"
         fi
     done

@@ -368,6 +368,10 @@ fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {
                 .unwrap_or_else(|_| f.clone())
         })
         .collect();
+    let notation: pgn::Notation = a
+        .pgn_notation
+        .parse()
+        .map_err(|e: pgn::NotationError| Fail(2, e.to_string()))?;
     let pgn_out = a
         .pgnout
         .as_deref()
@@ -381,7 +385,7 @@ fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {
     );
     let on_game = |g: &Finished, r: &MatchResult| {
         if let Some(f) = &pgn_out {
-            f.append(&g.record, &a.event);
+            f.append(&g.record, &a.event, notation);
         }
         let (line, status) = (report::game_line(g), report::progress_line(r));
         match &bar {

@@ -254,6 +254,9 @@ pub struct MatchArgs {
     /// PGN Event tag.
     #[arg(long, default_value = "tenfold match")]
     pub event: String,
+    /// PGN movetext: san (with Tenfold's extensions, see README) or lan (coordinates).
+    #[arg(long, default_value = "san")]
+    pub pgn_notation: String,
 }
 
 impl MatchArgs {

@@ -217,7 +217,6 @@ struct Job {
     /// The start position, and the opening's moves from it.
     opening: String,
     opening_moves: Vec<String>,
-    round: u32,
 }
 
 /// The games of a match, made one at a time as players ask for them (a schedule of a
@@ -249,7 +248,6 @@ impl Schedule<'_> {
         let pair = self.next / 2;
         let pairs_per_round = cfg.games.div_ceil(2).max(1) as usize;
         let per_round = pairs_per_round * self.pairings.len();
-        let round = (pair / per_round) as u32 + 1;
         let (a, b) = self.pairings[(pair % per_round) / pairs_per_round];
         let base = if cfg.openings.is_empty() {
             self.v.start_fen.clone()
@@ -272,7 +270,6 @@ impl Schedule<'_> {
             black,
             opening: base.clone(),
             opening_moves: moves.clone(),
-            round,
         };
         self.pending = Some(job(self.next + 2, b, a));
         self.next += 1;
@@ -850,7 +847,8 @@ pub fn run_match(
                     &cfg.adjudication,
                     cfg.margin,
                 );
-                record.round = job.round.to_string();
+                // cutechess-cli numbers each game as its own round.
+                record.round = job.index.to_string();
                 let fin = Finished {
                     number: job.index,
                     pair: job.pair,
