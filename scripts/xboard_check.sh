@@ -55,10 +55,17 @@ for g in "${games[@]}"; do
     bad=$(grep -E "Forfeit|[Ii]llegal move|<(first|second) *: *Error|invalid move" "$log" | head -3)
     [ -n "$bad" ] && why="$bad"
     plies=$(grep -cE "<(first|second) *: move " "$log")
-    # Each engine logs `# FEN` after every move it makes or receives: the last of each.
-    fens=$(for e in first second; do grep -E "<$e *: # FEN" "$log" | tail -1 | sed 's/.*# FEN //'; done | sort -u)
-    nfens=$(printf '%s\n' "$fens" | grep -c .)
-    [ "$nfens" -ne 1 ] && why="$why engines end on different positions: $(echo $fens)"
+    # Each engine logs `# FEN` after every move it makes or receives. The two lists must
+    # agree, except that the game may end on a move the other engine never received.
+    grep -E "<first *: # FEN" "$log" | sed 's/.*# FEN //' >"$OUT/$g.fens1"
+    grep -E "<second *: # FEN" "$log" | sed 's/.*# FEN //' >"$OUT/$g.fens2"
+    n1=$(wc -l <"$OUT/$g.fens1"); n2=$(wc -l <"$OUT/$g.fens2")
+    n=$(( n1 < n2 ? n1 : n2 ))
+    if [ "$n" -eq 0 ] || [ $(( n1 > n2 ? n1 - n2 : n2 - n1 )) -gt 1 ] \
+        || ! cmp -s <(head -n "$n" "$OUT/$g.fens1") <(head -n "$n" "$OUT/$g.fens2"); then
+        why="$why engines end on different positions ($n1 and $n2 positions logged:"
+        why="$why $(tail -n1 "$OUT/$g.fens1") / $(tail -n1 "$OUT/$g.fens2"))"
+    fi
     [ "$plies" -lt "$MIN_PLIES" ] && why="$why only $plies plies"
     result=$(grep -E '^\[Result' "$pgn" 2>/dev/null | head -1)
     if [ -n "$why" ]; then
