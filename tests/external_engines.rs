@@ -69,7 +69,11 @@ fn match_against(cmd: &str, variant: &str, games: u32) -> String {
         .args(["pgn", "--check", pgn.to_str().unwrap()])
         .output()
         .unwrap();
-    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
     let _ = std::fs::remove_file(&pgn);
     text
 }
@@ -77,7 +81,12 @@ fn match_against(cmd: &str, variant: &str, games: u32) -> String {
 /// No game ended by a fault: only the rules or the move cap end them.
 fn assert_no_forfeit(text: &str, games: usize) {
     assert_eq!(text.matches("[Result ").count(), games, "{text}");
-    for fault in ["rules infraction", "abandoned", "stalled connection", "time forfeit"] {
+    for fault in [
+        "rules infraction",
+        "abandoned",
+        "stalled connection",
+        "time forfeit",
+    ] {
         assert!(!text.contains(fault), "a game ended by {fault}:\n{text}");
     }
 }

@@ -492,7 +492,11 @@ fn xboard_ranks_start_at_zero_on_ten_rank_boards() {
     s.send("usermove c3c5");
     s.send("ping 1");
     s.expect("pong 1");
-    assert!(s.unseen().iter().all(|l| !l.starts_with("Illegal")), "{:?}", s.unseen());
+    assert!(
+        s.unseen().iter().all(|l| !l.starts_with("Illegal")),
+        "{:?}",
+        s.unseen()
+    );
     s.quit("quit");
 }
 
@@ -517,7 +521,13 @@ fn xboard_multi_leg_moves_are_read_and_written() {
     let legs = tenfold::protocol::cecp_move::to_cecp(&p, kill);
     assert!(legs.contains(','), "{legs}");
     let mut s = Session::xboard();
-    for l in ["xboard", "protover 2", "new", "variant combined-arms", "force"] {
+    for l in [
+        "xboard",
+        "protover 2",
+        "new",
+        "variant combined-arms",
+        "force",
+    ] {
         s.send(l);
     }
     for m in &played {
@@ -553,13 +563,13 @@ fn xboard_analyzes_and_names_unknown_commands() {
     s.expect("1 ");
     s.send("exit");
     s.send("frobnicate now");
-    assert_eq!(
-        s.expect("Error"),
-        "Error (unknown command): frobnicate now"
-    );
+    assert_eq!(s.expect("Error"), "Error (unknown command): frobnicate now");
     s.send("ping 4");
     s.expect("pong 4");
-    assert!(s.lines().iter().all(|l| !l.starts_with("move ")), "analysis never moves");
+    assert!(
+        s.lines().iter().all(|l| !l.starts_with("move ")),
+        "analysis never moves"
+    );
     s.quit("quit");
 }
 
@@ -570,10 +580,18 @@ fn xboard_glyphs_follow_movement() {
     let shako = registry::get("shako").unwrap();
     let setup = &tenfold::protocol::xboard::setup_lines(&shako)[0];
     let table = setup.split(['(', ')']).nth(1).unwrap();
-    let slot_of = |c: char| "PNBRQFEACWMOHIJGDVLSUK".chars().nth(table.find(c).unwrap()).unwrap();
+    let slot_of = |c: char| {
+        "PNBRQFEACWMOHIJGDVLSUK"
+            .chars()
+            .nth(table.find(c).unwrap())
+            .unwrap()
+    };
     assert_eq!(slot_of('C'), 'O', "{setup}");
     assert_eq!(slot_of('E'), 'E', "{setup}");
     let archmage = registry::get("archmage").unwrap();
     let setup = &tenfold::protocol::xboard::setup_lines(&archmage)[0];
-    assert!(setup.contains("10x10+3_fairy"), "holdings for D and H: {setup}");
+    assert!(
+        setup.contains("10x10+3_fairy"),
+        "holdings for D and H: {setup}"
+    );
 }

@@ -482,7 +482,9 @@ impl XboardEngine {
                     "done" => deadline = Instant::now() + HANDSHAKE,
                     _ => {}
                 }
-                let known = ["usermove", "setboard", "ping", "nps", "done", "myname", "variants"];
+                let known = [
+                    "usermove", "setboard", "ping", "nps", "done", "myname", "variants",
+                ];
                 if k != "done" {
                     let verdict = if known.contains(&k.as_str()) || !on {
                         "accepted"
@@ -504,7 +506,10 @@ impl XboardEngine {
         }
         self.ping += 1;
         let n = self.ping;
-        let p = self.proc.as_mut().ok_or_else(|| PlayerError::Protocol("not started".into()))?;
+        let p = self
+            .proc
+            .as_mut()
+            .ok_or_else(|| PlayerError::Protocol("not started".into()))?;
         p.send(&format!("ping {n}"))?;
         let want = format!("pong {n}");
         let deadline = Instant::now() + HANDSHAKE;
@@ -597,7 +602,10 @@ impl Player for XboardEngine {
         }
         let first = !self.level_sent;
         self.level_sent = true;
-        let p = self.proc.as_mut().ok_or_else(|| PlayerError::Protocol("not started".into()))?;
+        let p = self
+            .proc
+            .as_mut()
+            .ok_or_else(|| PlayerError::Protocol("not started".into()))?;
         if first {
             if let Some(d) = limit.depth {
                 p.send(&format!("sd {d}"))?;

@@ -373,7 +373,12 @@ pub fn make_player(spec: &EngineSpec, seed: u64, variant_files: &[String]) -> Bo
                 .map(|f| ("VariantPath".to_string(), f.clone()))
                 .collect();
             options.extend(spec.options.iter().cloned());
-            Box::new(UciEngine::new(&spec.name, &exe, &["uci".to_string()], &options))
+            Box::new(UciEngine::new(
+                &spec.name,
+                &exe,
+                &["uci".to_string()],
+                &options,
+            ))
         }
     }
 }
@@ -397,7 +402,12 @@ pub fn random_opening(v: &Arc<Variant>, start: &str, plies: u32, rng: &mut Rng) 
 
 /// The moves of [`random_opening`] from `start` (empty when no balanced line was found),
 /// so an engine that cannot be given a position (`setboard=0`) can be told them.
-pub fn random_opening_moves(v: &Arc<Variant>, start: &str, plies: u32, rng: &mut Rng) -> Vec<String> {
+pub fn random_opening_moves(
+    v: &Arc<Variant>,
+    start: &str,
+    plies: u32,
+    rng: &mut Rng,
+) -> Vec<String> {
     let base = Position::from_fen(v, start).unwrap_or_else(|_| Position::startpos(v));
     let mut judge = crate::search::Engine::new(1, 1);
     for _ in 0..200 {
@@ -672,7 +682,11 @@ pub fn play_game(
 /// engine gave no score).
 fn move_comment(reply: &player::Reply, used: Duration) -> String {
     let secs = used.as_secs_f64();
-    let time = if secs < 1.0 { format!("{:.3}s", secs) } else { format!("{:.1}s", secs) };
+    let time = if secs < 1.0 {
+        format!("{:.3}s", secs)
+    } else {
+        format!("{:.1}s", secs)
+    };
     match reply.score_cp {
         Some(cp) => format!(
             "{:+.2}/{} {time}",
@@ -689,11 +703,19 @@ fn tc_tag(tcs: &[TimeControl; 2]) -> String {
     let one = |tc: &TimeControl| {
         let secs = |d: Duration| {
             let s = d.as_secs_f64();
-            if s.fract() == 0.0 { format!("{s}") } else { format!("{s:.3}").trim_end_matches('0').to_string() }
+            if s.fract() == 0.0 {
+                format!("{s}")
+            } else {
+                format!("{s:.3}").trim_end_matches('0').to_string()
+            }
         };
         match (tc.base, tc.movetime) {
             (Some(b), _) => {
-                let mut t = if tc.moves > 0 { format!("{}/{}", tc.moves, secs(b)) } else { secs(b) };
+                let mut t = if tc.moves > 0 {
+                    format!("{}/{}", tc.moves, secs(b))
+                } else {
+                    secs(b)
+                };
                 if !tc.inc.is_zero() {
                     t += &format!("+{}", secs(tc.inc));
                 }
@@ -704,7 +726,11 @@ fn tc_tag(tcs: &[TimeControl; 2]) -> String {
         }
     };
     let (a, b) = (one(&tcs[0]), one(&tcs[1]));
-    if a == b { a } else { format!("{a}:{b}") }
+    if a == b {
+        a
+    } else {
+        format!("{a}:{b}")
+    }
 }
 
 enum Adjudged {
@@ -836,8 +862,16 @@ pub fn run_match(
                 let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).next_job() else {
                     break;
                 };
-                let mut w = make_player(&cfg.engines[job.white], seed ^ (job.index as u64 * 2 + 1), &cfg.variant_files);
-                let mut b = make_player(&cfg.engines[job.black], seed ^ (job.index as u64 * 2 + 2), &cfg.variant_files);
+                let mut w = make_player(
+                    &cfg.engines[job.white],
+                    seed ^ (job.index as u64 * 2 + 1),
+                    &cfg.variant_files,
+                );
+                let mut b = make_player(
+                    &cfg.engines[job.black],
+                    seed ^ (job.index as u64 * 2 + 2),
+                    &cfg.variant_files,
+                );
                 let mut record = play_game(
                     &v,
                     &job.opening,

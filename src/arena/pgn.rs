@@ -99,7 +99,10 @@ impl GameRecord {
         let Ok(v) = registry::get(&self.variant) else {
             return self.moves.clone();
         };
-        let start = self.start_fen.clone().unwrap_or_else(|| v.start_fen.clone());
+        let start = self
+            .start_fen
+            .clone()
+            .unwrap_or_else(|| v.start_fen.clone());
         let Ok(mut pos) = Position::from_fen(&v, &start) else {
             return self.moves.clone();
         };
@@ -271,7 +274,11 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, ParseError> {
         let looks_like_tag = line.starts_with('[') && line.ends_with("\"]");
         if (in_comment || depth > 0) && looks_like_tag {
             if let Some(g) = cur.as_mut() {
-                let what = if in_comment { "a comment '{'" } else { "a variation '('" };
+                let what = if in_comment {
+                    "a comment '{'"
+                } else {
+                    "a variation '('"
+                };
                 g.defect = Some(format!("{what} is never closed"));
             }
             in_comment = false;
@@ -369,7 +376,11 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, ParseError> {
     }
     if let Some(mut g) = cur {
         if in_comment || depth > 0 {
-            let what = if in_comment { "a comment '{'" } else { "a variation '('" };
+            let what = if in_comment {
+                "a comment '{'"
+            } else {
+                "a variation '('"
+            };
             g.defect = Some(format!("{what} is never closed"));
         }
         if !g.tags.is_empty() || !g.moves.is_empty() || g.defect.is_some() {
@@ -649,12 +660,16 @@ mod tests {
 
     #[test]
     fn games_that_cannot_be_read_whole_fail_and_later_games_survive() {
-        let good = record(&["f2f3", "e7e5", "g2g4", "d8h4"], Some(GameResult::BlackWins))
-            .to_pgn("t");
+        let good = record(
+            &["f2f3", "e7e5", "g2g4", "d8h4"],
+            Some(GameResult::BlackWins),
+        )
+        .to_pgn("t");
         let cut_comment = "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 {never closed\n\n";
         let cut_variation = "[Event \"b\"]\n[Result \"*\"]\n\n1. e4 (1. d4\n\n";
         let tags_only = "[Event \"c\"]\n[Result \"*\"]\n\n";
-        let text = format!("\u{feff}{good}{cut_comment}{good}{cut_variation}{good}{tags_only}{good}");
+        let text =
+            format!("\u{feff}{good}{cut_comment}{good}{cut_variation}{good}{tags_only}{good}");
         let games = parse_pgn(&text).unwrap();
         let verdicts: Vec<bool> = games.iter().map(|g| check_game(g).is_ok()).collect();
         assert_eq!(verdicts, [true, false, true, false, true, false, true]);

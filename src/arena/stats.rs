@@ -244,12 +244,25 @@ mod tests {
 
     #[test]
     fn a_clean_sweep_is_an_infinite_elo_not_a_number() {
-        let lost_all = Wld { wins: 0, losses: 10, draws: 0 };
+        let lost_all = Wld {
+            wins: 0,
+            losses: 10,
+            draws: 0,
+        };
         let (elo, err) = lost_all.elo();
         assert_eq!(elo, f64::NEG_INFINITY);
         assert!(err.is_nan());
         assert_eq!(format!("{elo:+.1}"), "-inf");
-        assert_eq!(Wld { wins: 3, losses: 0, draws: 0 }.elo().0, f64::INFINITY);
+        assert_eq!(
+            Wld {
+                wins: 3,
+                losses: 0,
+                draws: 0
+            }
+            .elo()
+            .0,
+            f64::INFINITY
+        );
     }
 
     #[test]

@@ -51,7 +51,8 @@ impl Position {
 
     /// Reads a move in coordinates or, failing that, in SAN.
     pub fn parse_any(&self, text: &str) -> Result<Move, MoveError> {
-        self.parse_move(text).or_else(|e| self.parse_san(text).map_err(|_| e))
+        self.parse_move(text)
+            .or_else(|e| self.parse_san(text).map_err(|_| e))
     }
 
     /// SAN without the check mark; `legal` is this position's legal moves.
@@ -65,7 +66,9 @@ impl Position {
         let letter = if mover.is_none() {
             '?'
         } else {
-            self.v.pieces[mover.kind() as usize].letter.to_ascii_uppercase()
+            self.v.pieces[mover.kind() as usize]
+                .letter
+                .to_ascii_uppercase()
         };
         match m.kind() {
             MoveKind::Castle => {
@@ -75,7 +78,9 @@ impl Position {
                     "O-O-O".into()
                 };
             }
-            MoveKind::Combine | MoveKind::Split | MoveKind::Switch => return format!("{letter}{lan}"),
+            MoveKind::Combine | MoveKind::Split | MoveKind::Switch => {
+                return format!("{letter}{lan}")
+            }
             _ if m.kill_count() > 0 => return format!("{letter}{lan}"),
             _ => {}
         }
@@ -115,8 +120,12 @@ impl Position {
             origin = file(from);
         }
         if !rivals.is_empty() {
-            let same_file = rivals.iter().any(|o| bd.file_of(o.from()) == bd.file_of(from));
-            let same_rank = rivals.iter().any(|o| bd.rank_of(o.from()) == bd.rank_of(from));
+            let same_file = rivals
+                .iter()
+                .any(|o| bd.file_of(o.from()) == bd.file_of(from));
+            let same_rank = rivals
+                .iter()
+                .any(|o| bd.rank_of(o.from()) == bd.rank_of(from));
             origin = if !same_file {
                 file(from)
             } else if !same_rank {
@@ -129,7 +138,11 @@ impl Position {
                 bd.square_name(from)
             };
         }
-        let head = if pawn { String::new() } else { letter.to_string() };
+        let head = if pawn {
+            String::new()
+        } else {
+            letter.to_string()
+        };
         let x = if capture { "x" } else { "" };
         format!("{head}{origin}{x}{}{promo}", bd.square_name(m.to()))
     }

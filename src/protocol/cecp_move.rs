@@ -83,8 +83,14 @@ pub fn to_cecp(pos: &Position, m: Move) -> String {
         let bd = &pos.variant().board;
         // Legs visit the killed squares nearest first, so a path reads in its order.
         let dist = |a: crate::core::geometry::Square, b: crate::core::geometry::Square| {
-            let (fa, ra) = (a.idx() as i32 % bd.files as i32, a.idx() as i32 / bd.files as i32);
-            let (fb, rb) = (b.idx() as i32 % bd.files as i32, b.idx() as i32 / bd.files as i32);
+            let (fa, ra) = (
+                a.idx() as i32 % bd.files as i32,
+                a.idx() as i32 / bd.files as i32,
+            );
+            let (fb, rb) = (
+                b.idx() as i32 % bd.files as i32,
+                b.idx() as i32 / bd.files as i32,
+            );
             (fa - fb).abs().max((ra - rb).abs())
         };
         let mut left = kills;
@@ -227,7 +233,16 @@ mod tests {
     fn bad_text_is_refused_not_panicked_on() {
         let grand = registry::get("grand").unwrap();
         let pos = Position::startpos(&grand);
-        for t in ["", ",", "a0a1,", "c2c4,,", "z9z9", "@@@@", "a99a98", "c2c4,d5e6"] {
+        for t in [
+            "",
+            ",",
+            "a0a1,",
+            "c2c4,,",
+            "z9z9",
+            "@@@@",
+            "a99a98",
+            "c2c4,d5e6",
+        ] {
             assert!(from_cecp(&pos, t).is_err(), "{t}");
         }
     }

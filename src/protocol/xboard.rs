@@ -11,13 +11,13 @@ use crate::movement::betza;
 use crate::position::notation::GameResult;
 use crate::position::Position;
 use crate::protocol::{cecp_move, Msg, Out};
-use crate::search::Info;
-use std::sync::Mutex;
 use crate::registry;
+use crate::search::Info;
 use crate::search::{Engine, Event, Limits, SearchHandle, MATE, MATE_BOUND};
 use crate::variant::Variant;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
+use std::sync::Mutex;
 
 /// Our games that XBoard knows under another name.
 const XBOARD_NAMES: &[(&str, &str)] = &[("chess", "normal")];
@@ -107,7 +107,9 @@ pub fn setup_lines(v: &Variant) -> Vec<String> {
     let mut order: Vec<usize> = (0..v.pieces.len()).collect();
     // Royals and pawns first, so they get the K and P slots; then pieces whose glyph is
     // fixed by their movement, before the rest take what is left.
-    let classes: Vec<Option<char>> = (0..v.pieces.len()).map(|t| glyph_by_movement(v, t)).collect();
+    let classes: Vec<Option<char>> = (0..v.pieces.len())
+        .map(|t| glyph_by_movement(v, t))
+        .collect();
     // Pieces that can be in hand come next, in the lowest slots: XBoard's holdings show
     // only its first `hand` slots, and a holdings column is no taller than the board.
     let start_hand = v.start_fen.split(['[', ']']).nth(1).unwrap_or("");
@@ -540,7 +542,9 @@ impl XBoard {
         let info = self.last_info.lock().unwrap_or_else(|e| e.into_inner());
         let mut list = crate::core::moves::MoveList::new();
         self.pos.legal_moves(&mut list);
-        let (cs, nodes, depth) = info.as_ref().map_or((0, 0, 0), |i| (i.ms / 10, i.nodes, i.depth));
+        let (cs, nodes, depth) = info
+            .as_ref()
+            .map_or((0, 0, 0), |i| (i.ms / 10, i.nodes, i.depth));
         self.out
             .line(&format!("stat01: {cs} {nodes} {depth} 0 {}", list.len()));
     }
@@ -551,7 +555,10 @@ impl XBoard {
     fn keep_start_rights(&self, fen: &str) -> String {
         let start: Vec<&str> = self.variant.start_fen.split_whitespace().collect();
         let given: Vec<&str> = fen.split_whitespace().collect();
-        let placement = |f: &[&str]| f.first().map(|p| p.split('[').next().unwrap_or(p).to_string());
+        let placement = |f: &[&str]| {
+            f.first()
+                .map(|p| p.split('[').next().unwrap_or(p).to_string())
+        };
         if given.len() >= 3
             && start.len() >= 3
             && placement(&given) == placement(&start)
