@@ -349,3 +349,40 @@ fn tenfold_engines_load_the_referees_variant_file() {
         assert!(!text.contains(fault), "{text}");
     }
 }
+
+/// An engine that never finishes its handshake (no `uciok`) loses by it, and is killed
+/// and reaped rather than dropped while still running.
+#[test]
+fn an_engine_without_a_handshake_is_killed() {
+    let mut m = Command::new(env!("CARGO_BIN_EXE_tenfold"))
+        .args([
+            "match",
+            "--engine",
+            "name=S,cmd=/bin/sleep,arg=60,proto=uci",
+            "--engine",
+            "name=R,player=random",
+            "--each",
+            "st=0.1",
+            "--games",
+            "2",
+            "--plies",
+            "0",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut seen = Vec::new();
+    while m.try_wait().unwrap().is_none() {
+        for pid in children_of(m.id()) {
+            if !seen.contains(&pid) {
+                seen.push(pid);
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(!seen.is_empty(), "the silent engine was started");
+    for pid in seen {
+        assert!(gone(&pid), "silent engine {pid} outlived its handshake");
+    }
+}
