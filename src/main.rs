@@ -364,7 +364,22 @@ fn bench(c: &Common, a: &BenchArgs) -> Result<(), Fail> {
 }
 
 fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {
-    let cfg = a.config(&variant(c)?)?;
+    tenfold::arena::engine::kill_engines_on_signals();
+    let mut cfg = a.config(&variant(c)?)?;
+    // Absolute, because the engines may not share the referee's working directory.
+    cfg.variant_files = c
+        .variant_file
+        .iter()
+        .map(|f| {
+            std::fs::canonicalize(f)
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_else(|_| f.clone())
+        })
+        .collect();
+    let notation: pgn::Notation = a
+        .pgn_notation
+        .parse()
+        .map_err(|e: pgn::NotationError| Fail(2, e.to_string()))?;
     let pgn_out = a
         .pgnout
         .as_deref()
@@ -378,7 +393,7 @@ fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {
     );
     let on_game = |g: &Finished, r: &MatchResult| {
         if let Some(f) = &pgn_out {
-            f.append(&g.record, &a.event);
+            f.append(&g.record, &a.event, notation);
         }
         let (line, status) = (report::game_line(g), report::progress_line(r));
         match &bar {

@@ -155,7 +155,7 @@ fn a_hanging_engine_forfeits_on_time_and_is_killed() {
     assert!(start.elapsed().as_secs() < 20);
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(
-        text.matches("[Termination \"time forfeit\"]").count(),
+        text.matches("[Termination \"stalled connection\"]").count(),
         2,
         "{text}"
     );
@@ -222,5 +222,167 @@ fn an_xboard_engine_plays_by_time_and_by_nodes() {
         assert_eq!(r["engine"], "X", "{out}");
         // Every game ends by the board (or the move cap), none by a fault of X.
         assert_eq!(r["losses"], 0, "{each}: {out}");
+    }
+}
+
+/// The engines' process ids: every process whose parent is `pid`.
+fn children_of(pid: u32) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        if let Ok(stat) = std::fs::read_to_string(format!("/proc/{name}/stat")) {
+            let after = stat.rsplit(')').next().unwrap_or("");
+            if after.split_whitespace().nth(1) == Some(&pid.to_string()) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+/// SIGTERM to a match in the middle of a hundred million rounds (a schedule made game by
+/// game costs nothing up front): it ends with 128 + 15 and takes its thinking engines
+/// with it.
+#[test]
+fn a_signalled_match_ends_its_engines_and_a_huge_schedule_costs_nothing() {
+    let xb = format!(
+        "name=X,cmd={},arg=xboard,proto=xboard",
+        env!("CARGO_BIN_EXE_tenfold")
+    );
+    let mut m = Command::new(env!("CARGO_BIN_EXE_tenfold"))
+        .args([
+            "match",
+            "--engine",
+            &xb,
+            "--engine",
+            "name=T",
+            "--each",
+            "st=30",
+            "--rounds",
+            "100000000",
+            "--plies",
+            "0",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    let mut engines = Vec::new();
+    while engines.len() < 2 && t0.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        engines = children_of(m.id());
+    }
+    assert_eq!(engines.len(), 2, "both engines start: {engines:?}");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(m.try_wait().unwrap().is_none(), "the match runs");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(m.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let status = m.wait().unwrap();
+    assert_eq!(status.code(), Some(143));
+    for pid in engines {
+        assert!(gone(&pid), "engine {pid} outlived the match");
+    }
+}
+
+/// `--plies 0` means no random plies: no game has a `{book}` move.
+#[test]
+fn plies_zero_plays_from_the_start_position() {
+    let pgn = temp_path("p0.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        "name=A,player=random",
+        "--engine",
+        "name=B,player=random",
+        "--plies",
+        "0",
+        "--games",
+        "2",
+        "--maxmoves",
+        "5",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]));
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Result").count(), 2);
+    assert!(!text.contains("{book}") && !text.contains("[FEN"), "{text}");
+}
+
+/// Tenfold engines in a match play the referee's `--variant-file` game.
+#[test]
+fn tenfold_engines_load_the_referees_variant_file() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mini.toml");
+    let pgn = temp_path("mini.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+        "--variant-file",
+        file,
+        "--variant",
+        "mini",
+        "--engine",
+        "name=A,depth=1",
+        "--engine",
+        "name=B,depth=1",
+        "--games",
+        "2",
+        "--maxmoves",
+        "10",
+        "--json",
+    ]));
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["games"], 2, "{out}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    for fault in ["rules infraction", "abandoned"] {
+        assert!(!text.contains(fault), "{text}");
+    }
+}
+
+/// An engine that never finishes its handshake (no `uciok`) loses by it, and is killed
+/// and reaped rather than dropped while still running.
+#[test]
+fn an_engine_without_a_handshake_is_killed() {
+    let mut m = Command::new(env!("CARGO_BIN_EXE_tenfold"))
+        .args([
+            "match",
+            "--engine",
+            "name=S,cmd=/bin/sleep,arg=60,proto=uci",
+            "--engine",
+            "name=R,player=random",
+            "--each",
+            "st=0.1",
+            "--games",
+            "2",
+            "--plies",
+            "0",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut seen = Vec::new();
+    while m.try_wait().unwrap().is_none() {
+        for pid in children_of(m.id()) {
+            if !seen.contains(&pid) {
+                seen.push(pid);
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(!seen.is_empty(), "the silent engine was started");
+    for pid in seen {
+        assert!(gone(&pid), "silent engine {pid} outlived its handshake");
     }
 }

@@ -473,3 +473,125 @@ fn end_of_input_lets_a_bounded_search_finish() {
     s.expect("bestmove ");
     s.thread.take().unwrap().join().unwrap();
 }
+
+/// CECP counts ranks from 0 on boards with exactly 10 ranks: Grand's `c3c5` is `c2c4`
+/// both ways, and the engine's own move comes back in that numbering.
+#[test]
+fn xboard_ranks_start_at_zero_on_ten_rank_boards() {
+    let mut s = Session::xboard();
+    for l in ["xboard", "protover 2", "new", "variant grand", "sd 2"] {
+        s.send(l);
+    }
+    s.send("usermove c2c4");
+    let mv = s.expect("move ");
+    let grand = registry::get("grand").unwrap();
+    let mut p = Position::startpos(&grand);
+    p.play_moves("c3c5").unwrap();
+    let ours = tenfold::protocol::cecp_move::from_cecp(&p, &mv[5..]);
+    assert!(ours.is_ok(), "{mv} is not a 0-based legal reply");
+    s.send("usermove c3c5");
+    s.send("ping 1");
+    s.expect("pong 1");
+    assert!(
+        s.unseen().iter().all(|l| !l.starts_with("Illegal")),
+        "{:?}",
+        s.unseen()
+    );
+    s.quit("quit");
+}
+
+/// A kill on a square the mover does not end on travels as legs: `c1e3,e3c1` shoots e3.
+#[test]
+fn xboard_multi_leg_moves_are_read_and_written() {
+    let ca = registry::get("combined-arms").unwrap();
+    let mut p = Position::startpos(&ca);
+    let mut list = tenfold::core::moves::MoveList::new();
+    // Find a position with a kill move by playing first moves until one appears.
+    let mut played = Vec::new();
+    let kill = loop {
+        p.legal_moves(&mut list);
+        if let Some(&k) = list.iter().find(|m| m.kill_count() > 0) {
+            break k;
+        }
+        let m = list.as_slice()[played.len() % list.len()];
+        played.push(p.move_to_string(m));
+        p.make_move(m);
+        assert!(played.len() < 40, "no kill move found");
+    };
+    let legs = tenfold::protocol::cecp_move::to_cecp(&p, kill);
+    assert!(legs.contains(','), "{legs}");
+    let mut s = Session::xboard();
+    for l in [
+        "xboard",
+        "protover 2",
+        "new",
+        "variant combined-arms",
+        "force",
+    ] {
+        s.send(l);
+    }
+    for m in &played {
+        s.send(&format!("usermove {m}"));
+    }
+    s.send(&format!("usermove {legs}"));
+    s.send("ping 2");
+    s.expect("pong 2");
+    assert!(
+        s.unseen().iter().all(|l| !l.starts_with("Illegal")),
+        "{legs}: {:?}",
+        s.unseen()
+    );
+    s.quit("quit");
+}
+
+/// Analyze mode: thinking output without a move, `.` answered with `stat01`, `exit`
+/// leaves it; an unknown command gets the spec's `Error (unknown command): X`.
+#[test]
+fn xboard_analyzes_and_names_unknown_commands() {
+    let mut s = Session::xboard();
+    for l in ["xboard", "protover 2"] {
+        s.send(l);
+    }
+    assert!(s.expect("feature ").contains("analyze=1"));
+    s.send("new");
+    s.send("post");
+    s.send("analyze");
+    s.expect("1 ");
+    s.send(".");
+    s.expect("stat01: ");
+    s.send("usermove e2e4");
+    s.expect("1 ");
+    s.send("exit");
+    s.send("frobnicate now");
+    assert_eq!(s.expect("Error"), "Error (unknown command): frobnicate now");
+    s.send("ping 4");
+    s.expect("pong 4");
+    assert!(
+        s.lines().iter().all(|l| !l.starts_with("move ")),
+        "analysis never moves"
+    );
+    s.quit("quit");
+}
+
+/// Pieces get XBoard's glyph for how they move, not for their letter: Shako's cannon
+/// (`C`, mRcpR) is drawn as XBoard's cannon (slot O), not its Chancellor.
+#[test]
+fn xboard_glyphs_follow_movement() {
+    let shako = registry::get("shako").unwrap();
+    let setup = &tenfold::protocol::xboard::setup_lines(&shako)[0];
+    let table = setup.split(['(', ')']).nth(1).unwrap();
+    let slot_of = |c: char| {
+        "PNBRQFEACWMOHIJGDVLSUK"
+            .chars()
+            .nth(table.find(c).unwrap())
+            .unwrap()
+    };
+    assert_eq!(slot_of('C'), 'O', "{setup}");
+    assert_eq!(slot_of('E'), 'E', "{setup}");
+    let archmage = registry::get("archmage").unwrap();
+    let setup = &tenfold::protocol::xboard::setup_lines(&archmage)[0];
+    assert!(
+        setup.contains("10x10+3_fairy"),
+        "holdings for D and H: {setup}"
+    );
+}

@@ -213,8 +213,8 @@ pub struct MatchArgs {
     #[arg(long)]
     pub openings: Option<String>,
     /// Random plies played from each opening (default 8 when no file is given, else 0).
-    #[arg(long, default_value_t = 0)]
-    pub plies: u32,
+    #[arg(long)]
+    pub plies: Option<u32>,
     /// Opening order: sequential or random.
     #[arg(long, default_value = "sequential")]
     pub order: String,
@@ -254,6 +254,9 @@ pub struct MatchArgs {
     /// PGN Event tag.
     #[arg(long, default_value = "tenfold match")]
     pub event: String,
+    /// PGN movetext: san (with Tenfold's extensions, see README) or lan (coordinates).
+    #[arg(long, default_value = "san")]
+    pub pgn_notation: String,
 }
 
 impl MatchArgs {
@@ -265,7 +268,9 @@ impl MatchArgs {
             engines: engines(&self.engines)?,
             each: time_control(&self.each)?,
             openings: openings(v, self.openings.as_deref())?,
-            plies: self.plies,
+            plies: self
+                .plies
+                .unwrap_or(if self.openings.is_some() { 0 } else { 8 }),
             random_order: random_order(&self.order)?,
             rounds: self.rounds,
             games: self.games,
@@ -280,6 +285,7 @@ impl MatchArgs {
             margin: Duration::from_millis(self.timemargin),
             seed: self.seed,
             event: self.event.clone(),
+            variant_files: Vec::new(),
         })
     }
 }

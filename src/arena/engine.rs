@@ -44,17 +44,14 @@ impl Process {
             .ok_or_else(|| PlayerError::Start("no stdout".into()))?;
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                match line {
-                    Ok(l) => {
-                        if tx.send(l).is_err() {
-                            break;
-                        }
-                    }
-                    Err(_) => break,
+            let mut r = BufReader::new(stdout);
+            while let Some(l) = read_capped_line(&mut r) {
+                if tx.send(l).is_err() {
+                    break;
                 }
             }
         });
+        register_group(child.id());
         Ok(Process {
             child,
             stdin,
@@ -96,19 +93,22 @@ impl Process {
         }
     }
 
-    /// Asks politely, then kills, and always reaps the process (no zombies).
+    /// Asks politely, then kills the whole group, and always reaps the process (no
+    /// zombies). The group is killed even when the engine quit by itself: what it
+    /// started may still run, and the group id stays taken while any member lives.
     fn close(&mut self, goodbye: &str) {
         let _ = self.send(goodbye);
         let end = Instant::now() + Duration::from_millis(300);
         while Instant::now() < end {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
             std::thread::sleep(Duration::from_millis(10));
         }
         self.kill_group();
         let _ = self.child.kill();
         let _ = self.child.wait();
+        unregister_group(self.child.id());
     }
 
     /// Kills the engine's process group while the engine is not yet reaped (so the
@@ -121,6 +121,103 @@ impl Process {
                 nix::sys::signal::Signal::SIGKILL,
             );
         }
+    }
+}
+
+impl Drop for Process {
+    /// Every path that drops an engine (a handshake that timed out, a crash, an error
+    /// while setting up) kills and reaps it; closing twice is harmless.
+    fn drop(&mut self) {
+        if groups().contains(&self.child.id()) {
+            self.close("quit");
+        }
+    }
+}
+
+/// The longest engine output line kept; the rest of a longer line is dropped, so an
+/// engine printing without newlines cannot grow the referee's memory.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Reads one line of at most [`MAX_LINE`] bytes (lossy UTF-8, without its newline);
+/// None at the end of output.
+fn read_capped_line(r: &mut impl BufRead) -> Option<String> {
+    let mut line = Vec::new();
+    let mut any = false;
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if buf.is_empty() {
+            return any.then(|| String::from_utf8_lossy(&line).into_owned());
+        }
+        any = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        let room = MAX_LINE.saturating_sub(line.len());
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = done.unwrap_or(buf.len());
+        r.consume(used);
+        if done.is_some() {
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            return Some(String::from_utf8_lossy(&line).into_owned());
+        }
+    }
+}
+
+/// Process groups of the engines running now, so a signal to the referee can end them.
+fn groups() -> std::sync::MutexGuard<'static, Vec<u32>> {
+    static GROUPS: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+    GROUPS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn register_group(pid: u32) {
+    groups().push(pid);
+}
+
+fn unregister_group(pid: u32) {
+    groups().retain(|&p| p != pid);
+}
+
+/// Kills the process group of every engine still running (for a referee that is
+/// itself being stopped by a signal).
+pub fn kill_all_engines() {
+    #[cfg(unix)]
+    for &pid in groups().iter() {
+        if let Ok(pid) = i32::try_from(pid) {
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+    }
+}
+
+/// Makes SIGINT and SIGTERM to the referee kill every engine's process group before the
+/// referee exits (status 128 + the signal), so a stopped match leaves nothing running.
+/// Call before any thread starts: the signals are blocked and waited for on a thread of
+/// their own, where killing is safe (a signal handler could not take a lock).
+pub fn kill_engines_on_signals() {
+    #[cfg(unix)]
+    {
+        use nix::sys::signal::{SigSet, Signal};
+        let mut set = SigSet::empty();
+        set.add(Signal::SIGINT);
+        set.add(Signal::SIGTERM);
+        if set.thread_block().is_err() {
+            return;
+        }
+        std::thread::spawn(move || {
+            if let Ok(sig) = set.wait() {
+                kill_all_engines();
+                std::process::exit(128 + sig as i32);
+            }
+        });
     }
 }
 
@@ -236,12 +333,19 @@ impl Player for UciEngine {
         p.send(&go)?;
         let deadline = Instant::now() + limit.hard_deadline;
         let mut score = None;
+        let mut depth = None;
         loop {
             let l = p.recv(deadline)?;
             let t = l.trim();
             if t.starts_with("info") {
                 if let Some(s) = uci_score(t) {
                     score = Some(s);
+                    let f: Vec<&str> = t.split_whitespace().collect();
+                    depth = f
+                        .iter()
+                        .position(|&w| w == "depth")
+                        .and_then(|i| f.get(i + 1)?.parse().ok())
+                        .or(depth);
                 }
             } else if let Some(rest) = t.strip_prefix("bestmove") {
                 let mv = rest.split_whitespace().next().unwrap_or("").to_string();
@@ -251,6 +355,7 @@ impl Player for UciEngine {
                 return Ok(Reply {
                     mv,
                     score_cp: score,
+                    depth,
                 });
             }
         }
@@ -269,16 +374,68 @@ impl Drop for UciEngine {
     }
 }
 
-/// An engine speaking XBoard/CECP (protocol 2).
+/// What an XBoard engine announced with `feature` (the spec's defaults otherwise).
+#[derive(Debug, Clone, Copy)]
+struct Features {
+    usermove: bool,
+    setboard: bool,
+    ping: bool,
+    /// `nps=1`: a node limit can be set through `nps`.
+    nps: bool,
+}
+
+impl Default for Features {
+    fn default() -> Features {
+        Features {
+            usermove: false,
+            setboard: false,
+            ping: false,
+            nps: true,
+        }
+    }
+}
+
+/// `key=value` pairs of a `feature` line (values may be quoted and hold spaces).
+fn feature_pairs(line: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = line.trim_start_matches("feature").trim();
+    while let Some((k, r)) = rest.split_once('=') {
+        let key = k.trim().to_string();
+        let (value, r) = if let Some(q) = r.strip_prefix('"') {
+            match q.split_once('"') {
+                Some((v, r)) => (v.to_string(), r),
+                None => (q.to_string(), ""),
+            }
+        } else {
+            match r.split_once(char::is_whitespace) {
+                Some((v, r)) => (v.to_string(), r),
+                None => (r.to_string(), ""),
+            }
+        };
+        out.push((key, value));
+        rest = r.trim_start();
+    }
+    out
+}
+
+/// How long the spec lets an engine take to send its first `feature` line.
+const FEATURE_WAIT: Duration = Duration::from_secs(2);
+
+/// An engine speaking XBoard/CECP (protocol 2). Like cutechess-cli, the referee keeps
+/// the engine's game between moves: the opponent's moves reach it as moves in force
+/// mode, then `go`; it is told `new` only at the start of a game.
 pub struct XboardEngine {
     name: String,
     cmd: String,
     args: Vec<String>,
     proc: Option<Process>,
-    usermove: bool,
-    /// The engine announced `feature nps=1`, so a node limit can be set through `nps`.
-    nps: bool,
-    variant: String,
+    features: Features,
+    /// The game as the engine has it: every move sent or received so far.
+    pos: Option<Position>,
+    sent: usize,
+    ping: u32,
+    /// The time control was sent this game.
+    level_sent: bool,
 }
 
 impl XboardEngine {
@@ -289,10 +446,90 @@ impl XboardEngine {
             cmd: cmd.to_string(),
             args: args.to_vec(),
             proc: None,
-            usermove: false,
-            nps: false,
-            variant: String::new(),
+            features: Features::default(),
+            pos: None,
+            sent: 0,
+            ping: 0,
+            level_sent: false,
         }
+    }
+
+    /// Starts the engine and reads its features until `done=1`, or until the spec's two
+    /// seconds pass without any (a protocol-1 engine); `done=0` asks for more time.
+    fn start(&mut self) -> Result<Process, PlayerError> {
+        let mut p = Process::spawn(&self.cmd, &self.args)?;
+        p.send("xboard")?;
+        p.send("protover 2")?;
+        let mut deadline = Instant::now() + FEATURE_WAIT;
+        loop {
+            let l = match p.recv(deadline) {
+                Ok(l) => l,
+                Err(PlayerError::Hung) => break,
+                Err(e) => return Err(e),
+            };
+            let t = l.trim();
+            if !t.starts_with("feature") {
+                continue;
+            }
+            for (k, v) in feature_pairs(t) {
+                let on = v == "1";
+                match k.as_str() {
+                    "usermove" => self.features.usermove = on,
+                    "setboard" => self.features.setboard = on,
+                    "ping" => self.features.ping = on,
+                    "nps" => self.features.nps = on,
+                    "done" if on => return Ok(p),
+                    "done" => deadline = Instant::now() + HANDSHAKE,
+                    _ => {}
+                }
+                let known = [
+                    "usermove", "setboard", "ping", "nps", "done", "myname", "variants",
+                ];
+                if k != "done" {
+                    let verdict = if known.contains(&k.as_str()) || !on {
+                        "accepted"
+                    } else {
+                        "rejected"
+                    };
+                    p.send(&format!("{verdict} {k}"))?;
+                }
+            }
+        }
+        Ok(p)
+    }
+
+    /// Waits until the engine has read everything sent so far (`ping`/`pong`), so no
+    /// stale output of an earlier command is taken for an answer to the next.
+    fn sync(&mut self) -> Result<(), PlayerError> {
+        if !self.features.ping {
+            return Ok(());
+        }
+        self.ping += 1;
+        let n = self.ping;
+        let p = self
+            .proc
+            .as_mut()
+            .ok_or_else(|| PlayerError::Protocol("not started".into()))?;
+        p.send(&format!("ping {n}"))?;
+        let want = format!("pong {n}");
+        let deadline = Instant::now() + HANDSHAKE;
+        loop {
+            if p.recv(deadline)?.trim() == want {
+                return Ok(());
+            }
+        }
+    }
+
+    fn send_move(&mut self, text: &str) -> Result<(), PlayerError> {
+        let line = if self.features.usermove {
+            format!("usermove {text}")
+        } else {
+            text.to_string()
+        };
+        self.proc
+            .as_mut()
+            .ok_or_else(|| PlayerError::Protocol("not started".into()))?
+            .send(&line)
     }
 }
 
@@ -301,115 +538,143 @@ impl Player for XboardEngine {
         &self.name
     }
 
-    fn new_game(&mut self, variant: &str, _start_fen: &str) -> Result<(), PlayerError> {
+    fn new_game(&mut self, variant: &str, start_fen: &str) -> Result<(), PlayerError> {
         if self.proc.is_none() {
-            let mut p = Process::spawn(&self.cmd, &self.args)?;
-            p.send("xboard")?;
-            p.send("protover 2")?;
-            let deadline = Instant::now() + HANDSHAKE;
-            loop {
-                match p.recv(deadline) {
-                    Ok(l) => {
-                        if l.contains("usermove=1") {
-                            self.usermove = true;
-                        }
-                        if l.contains("nps=1") {
-                            self.nps = true;
-                        }
-                        if l.contains("done=1") {
-                            break;
-                        }
-                    }
-                    // Protocol-1 engines never say done=1: go on after the wait.
-                    Err(PlayerError::Hung) => break,
-                    Err(e) => return Err(e),
-                }
-            }
+            let p = self.start()?;
             self.proc = Some(p);
         }
-        self.variant = variant.to_string();
-        Ok(())
+        let v = crate::registry::get(variant).map_err(|e| PlayerError::Start(e.to_string()))?;
+        let pos = Position::from_fen(&v, start_fen)
+            .map_err(|e| PlayerError::Start(format!("start position: {e}")))?;
+        let from_start = start_fen == v.start_fen;
+        if !from_start && !self.features.setboard {
+            return Err(PlayerError::Start(
+                "the engine announced setboard=0 and the game does not start from the start position".into(),
+            ));
+        }
+        let p = self.proc.as_mut().expect("started above");
+        p.send("new")?;
+        let xname = crate::protocol::xboard::xboard_name(variant);
+        if xname != "normal" {
+            p.send(&format!("variant {xname}"))?;
+        }
+        p.send("force")?;
+        if !from_start {
+            let fen = crate::protocol::cecp_move::fen_to_cecp(v.board.ranks as u32, start_fen);
+            p.send(&format!("setboard {fen}"))?;
+        }
+        p.send("post")?;
+        self.pos = Some(pos);
+        self.sent = 0;
+        self.level_sent = false;
+        self.sync()
     }
 
     fn think(
         &mut self,
-        pos: &Position,
-        start_fen: &str,
+        _pos: &Position,
+        _start_fen: &str,
         moves: &[String],
         limit: &Limit,
     ) -> Result<Reply, PlayerError> {
-        let usermove = self.usermove;
-        if limit.nodes.is_some() && !self.nps {
+        if limit.nodes.is_some() && !self.features.nps {
             return Err(PlayerError::Protocol(
                 "nodes= needs an XBoard engine that announces feature nps=1".into(),
             ));
         }
+        // The moves played since the engine last heard, in its notation.
+        let mut game = self
+            .pos
+            .take()
+            .ok_or_else(|| PlayerError::Protocol("think before new_game".into()))?;
+        let mut texts = Vec::new();
+        for m in moves.iter().skip(self.sent) {
+            let mv = game
+                .parse_move(m)
+                .map_err(|e| PlayerError::Protocol(format!("referee move: {e}")))?;
+            texts.push(crate::protocol::cecp_move::to_cecp(&game, mv));
+            game.make_move(mv);
+        }
+        self.sent = moves.len();
+        self.pos = Some(game);
+        for t in &texts {
+            self.send_move(t)?;
+        }
+        let first = !self.level_sent;
+        self.level_sent = true;
         let p = self
             .proc
             .as_mut()
-            .ok_or_else(|| PlayerError::Protocol("think before new_game".into()))?;
-        // Replaying the game in force mode each move keeps engine and referee in step
-        // whatever the engine thought of earlier moves.
-        p.send("new")?;
-        if self.variant != "chess" {
-            p.send(&format!("variant {}", self.variant))?;
-        }
-        p.send("force")?;
-        if start_fen != pos.variant().start_fen {
-            p.send(&format!("setboard {start_fen}"))?;
-        }
-        for m in moves {
-            p.send(&if usermove {
-                format!("usermove {m}")
-            } else {
-                m.clone()
-            })?;
-        }
-        p.send("post")?;
-        if let Some(d) = limit.depth {
-            p.send(&format!("sd {d}"))?;
-        }
-        if let Some(n) = limit.nodes {
-            // CECP has no node limit; `nps` makes the engine count time in nodes, so
-            // one second of thinking is exactly `n` nodes.
-            p.send(&format!("nps {n}"))?;
-            p.send("st 1")?;
-        } else if let Some(mt) = limit.movetime {
-            p.send(&format!("st {}", (mt.as_secs_f64()).max(0.01)))?;
+            .ok_or_else(|| PlayerError::Protocol("not started".into()))?;
+        if first {
+            if let Some(d) = limit.depth {
+                p.send(&format!("sd {d}"))?;
+            }
+            if let Some(n) = limit.nodes {
+                // CECP has no node limit; `nps` makes the engine count time in nodes, so
+                // one second of thinking is exactly `n` nodes.
+                p.send(&format!("nps {n}"))?;
+                p.send("st 1")?;
+            } else if let Some(mt) = limit.movetime {
+                p.send(&format!("st {}", mt.as_secs_f64().max(0.01)))?;
+            } else if let (Some(t), Some(_)) = (limit.time, limit.opp_time) {
+                let base = t.as_secs().max(1);
+                p.send(&format!(
+                    "level {} {}:{:02} {}",
+                    limit.moves_to_go.unwrap_or(0),
+                    base / 60,
+                    base % 60,
+                    limit.inc.as_secs_f64()
+                ))?;
+            }
         }
         if let (None, Some(t), Some(o)) = (limit.nodes, limit.time, limit.opp_time) {
-            let base = t.as_secs().max(1);
-            p.send(&format!(
-                "level {} {}:{:02} {}",
-                limit.moves_to_go.unwrap_or(0),
-                base / 60,
-                base % 60,
-                limit.inc.as_secs_f64()
-            ))?;
             p.send(&format!("time {}", t.as_millis() / 10))?;
             p.send(&format!("otim {}", o.as_millis() / 10))?;
         }
         p.send("go")?;
         let deadline = Instant::now() + limit.hard_deadline;
         let mut score = None;
+        let mut depth = None;
         loop {
             let l = p.recv(deadline)?;
             let t = l.trim();
             if let Some(rest) = t.strip_prefix("move ") {
-                let mv = rest.trim().to_string();
-                let _ = p.send("force");
+                let text = rest.trim();
+                // Out of the engine's time: it must not think on while the referee
+                // checks the move and the opponent thinks.
+                p.send("force")?;
+                let game = self.pos.as_mut().expect("kept above");
+                let Ok(mv) = crate::protocol::cecp_move::from_cecp(game, text) else {
+                    // The referee names the illegal move; the game ends there.
+                    return Ok(Reply {
+                        mv: text.to_string(),
+                        score_cp: score,
+                        depth,
+                    });
+                };
+                let mv_text = game.move_to_string(mv);
+                game.make_move(mv);
+                self.sent += 1;
                 return Ok(Reply {
-                    mv,
+                    mv: mv_text,
                     score_cp: score,
+                    depth,
                 });
             }
-            if t.starts_with("Illegal move") || t.starts_with("Error") {
+            if t == "resign" || t.starts_with("tellics resign") {
+                return Err(PlayerError::Resigned);
+            }
+            if t.starts_with("Illegal move") {
+                // The engine refused a move the referee found legal: their games differ.
                 return Err(PlayerError::Protocol(t.to_string()));
             }
-            // Thinking output: "depth score time nodes pv…".
+            // `Error (...)` answers an optional command the engine does not know; the game
+            // goes on. Thinking output: "depth score time nodes pv…".
             let f: Vec<&str> = t.split_whitespace().collect();
-            if f.len() >= 4 && f[0].parse::<u32>().is_ok() {
-                if let Ok(s) = f[1].parse::<i32>() {
+            if f.len() >= 4 {
+                if let (Ok(d), Ok(s)) = (f[0].parse::<u32>(), f[1].parse::<i32>()) {
+                    depth = Some(d);
                     score = Some(s);
                 }
             }
@@ -442,6 +707,29 @@ mod tests {
         assert_eq!(uci_score("info depth 9 score mate 3 pv a1a8"), Some(29_997));
         assert_eq!(uci_score("info depth 9 score mate -2"), Some(-29_998));
         assert_eq!(uci_score("info string hello"), None);
+    }
+
+    #[test]
+    fn an_endless_line_is_cut_at_the_cap_and_the_next_line_still_arrives() {
+        let mut text = vec![b'x'; MAX_LINE * 3];
+        text.extend_from_slice(b"\nbestmove e2e4\r\n");
+        let mut r = std::io::Cursor::new(text);
+        assert_eq!(read_capped_line(&mut r).unwrap().len(), MAX_LINE);
+        assert_eq!(read_capped_line(&mut r).unwrap(), "bestmove e2e4");
+        assert_eq!(read_capped_line(&mut r), None);
+    }
+
+    #[test]
+    fn feature_lines_split_into_pairs_with_quoted_values() {
+        assert_eq!(
+            feature_pairs("feature ping=1 myname=\"Fairy-Max 5.0b\" setboard=0 done=1"),
+            vec![
+                ("ping".to_string(), "1".to_string()),
+                ("myname".to_string(), "Fairy-Max 5.0b".to_string()),
+                ("setboard".to_string(), "0".to_string()),
+                ("done".to_string(), "1".to_string()),
+            ]
+        );
     }
 
     #[test]

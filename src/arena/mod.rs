@@ -21,7 +21,6 @@ use engine::{UciEngine, XboardEngine};
 use pgn::GameRecord;
 use player::{material, Baseline, EngineSpec, Limit, Player, PlayerError, Rng};
 use stats::{Penta, Sprt, SprtVerdict, Wld};
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -191,6 +190,8 @@ pub struct MatchConfig {
     pub seed: u64,
     /// PGN Event tag.
     pub event: String,
+    /// Variant files the referee loaded; its Tenfold engines load them too.
+    pub variant_files: Vec<String>,
 }
 
 impl MatchConfig {
@@ -213,8 +214,67 @@ struct Job {
     pair: usize,
     white: usize,
     black: usize,
+    /// The start position, and the opening's moves from it.
     opening: String,
-    round: u32,
+    opening_moves: Vec<String>,
+}
+
+/// The games of a match, made one at a time as players ask for them (a schedule of a
+/// hundred million rounds costs nothing until played), in the same order and with the
+/// same openings as if made all at once.
+struct Schedule<'a> {
+    cfg: &'a MatchConfig,
+    v: Arc<Variant>,
+    pairings: Vec<(usize, usize)>,
+    rng: Rng,
+    /// Games handed out so far.
+    next: usize,
+    total: usize,
+    opening_index: usize,
+    /// The colour-swapped partner of the last game handed out, when it is still due.
+    pending: Option<Job>,
+}
+
+impl Schedule<'_> {
+    fn next_job(&mut self) -> Option<Job> {
+        if let Some(j) = self.pending.take() {
+            self.next += 1;
+            return Some(j);
+        }
+        if self.next >= self.total || self.pairings.is_empty() {
+            return None;
+        }
+        let cfg = self.cfg;
+        let pair = self.next / 2;
+        let pairs_per_round = cfg.games.div_ceil(2).max(1) as usize;
+        let per_round = pairs_per_round * self.pairings.len();
+        let (a, b) = self.pairings[(pair % per_round) / pairs_per_round];
+        let base = if cfg.openings.is_empty() {
+            self.v.start_fen.clone()
+        } else if cfg.random_order {
+            cfg.openings[self.rng.below(cfg.openings.len())].clone()
+        } else {
+            let o = cfg.openings[self.opening_index % cfg.openings.len()].clone();
+            self.opening_index += 1;
+            o
+        };
+        let moves = if cfg.plies > 0 {
+            random_opening_moves(&self.v, &base, cfg.plies, &mut self.rng)
+        } else {
+            Vec::new()
+        };
+        let job = |index: usize, white: usize, black: usize| Job {
+            index,
+            pair,
+            white,
+            black,
+            opening: base.clone(),
+            opening_moves: moves.clone(),
+        };
+        self.pending = Some(job(self.next + 2, b, a));
+        self.next += 1;
+        Some(job(self.next, a, b))
+    }
 }
 
 /// A finished game with who played it.
@@ -294,7 +354,7 @@ impl MatchResult {
 }
 
 /// Builds the player an engine spec describes.
-pub fn make_player(spec: &EngineSpec, seed: u64) -> Box<dyn Player> {
+pub fn make_player(spec: &EngineSpec, seed: u64, variant_files: &[String]) -> Box<dyn Player> {
     match (&spec.cmd, spec.player.as_str()) {
         (Some(cmd), _) if spec.proto == "xboard" => {
             Box::new(XboardEngine::new(&spec.name, cmd, &spec.args))
@@ -307,11 +367,17 @@ pub fn make_player(spec: &EngineSpec, seed: u64) -> Box<dyn Player> {
             let exe = std::env::current_exe()
                 .map(|p| p.to_string_lossy().into_owned())
                 .unwrap_or_else(|_| "tenfold".into());
+            // It must know the referee's loaded games before it is told the variant.
+            let mut options: Vec<(String, String)> = variant_files
+                .iter()
+                .map(|f| ("VariantPath".to_string(), f.clone()))
+                .collect();
+            options.extend(spec.options.iter().cloned());
             Box::new(UciEngine::new(
                 &spec.name,
                 &exe,
                 &["uci".to_string()],
-                &spec.options,
+                &options,
             ))
         }
     }
@@ -325,11 +391,29 @@ const OPENING_MARGIN: i32 = 150;
 /// within [`OPENING_MARGIN`] (equal material alone lets through a queen hung or a mate
 /// in one; the check is deterministic, so `--seed` still fixes the openings).
 pub fn random_opening(v: &Arc<Variant>, start: &str, plies: u32, rng: &mut Rng) -> String {
+    let mut p = Position::from_fen(v, start).unwrap_or_else(|_| Position::startpos(v));
+    for m in random_opening_moves(v, start, plies, rng) {
+        if let Ok(mv) = p.parse_move(&m) {
+            p.make_move(mv);
+        }
+    }
+    p.fen()
+}
+
+/// The moves of [`random_opening`] from `start` (empty when no balanced line was found),
+/// so an engine that cannot be given a position (`setboard=0`) can be told them.
+pub fn random_opening_moves(
+    v: &Arc<Variant>,
+    start: &str,
+    plies: u32,
+    rng: &mut Rng,
+) -> Vec<String> {
     let base = Position::from_fen(v, start).unwrap_or_else(|_| Position::startpos(v));
     let mut judge = crate::search::Engine::new(1, 1);
     for _ in 0..200 {
         let mut p = base.clone();
         let mut ok = true;
+        let mut moves = Vec::new();
         for _ in 0..plies {
             let mut list = MoveList::new();
             p.legal_moves(&mut list);
@@ -338,6 +422,7 @@ pub fn random_opening(v: &Arc<Variant>, start: &str, plies: u32, rng: &mut Rng) 
                 break;
             }
             let m = list.as_slice()[rng.below(list.len())];
+            moves.push(p.move_to_string(m));
             p.make_move(m);
         }
         if ok
@@ -345,10 +430,10 @@ pub fn random_opening(v: &Arc<Variant>, start: &str, plies: u32, rng: &mut Rng) 
             && material(&p, Color::White) == material(&p, Color::Black)
             && level(&mut judge, &p)
         {
-            return p.fen();
+            return moves;
         }
     }
-    base.fen()
+    Vec::new()
 }
 
 /// True when a depth-4 search (fresh table each time, so the answer depends on the
@@ -412,10 +497,15 @@ pub fn read_openings(
     Ok(out)
 }
 
-/// Referees one game between two players.
+/// How long past its clock an engine may stay silent before it counts as hung rather
+/// than as having lost on time.
+const HANG_GRACE: Duration = Duration::from_secs(2);
+
+/// Referees one game between two players, from `start_fen` and then `opening`.
 pub fn play_game(
     v: &Arc<Variant>,
     start_fen: &str,
+    opening: &[String],
     players: [&mut dyn Player; 2],
     tcs: [TimeControl; 2],
     adj: &Adjudication,
@@ -431,9 +521,13 @@ pub fn play_game(
         black: names[1].clone(),
         round: String::new(),
         result: None,
-        termination: "normal".into(),
+        // cutechess-cli writes a Termination tag only for games that did not end by
+        // the rules: empty means "normal".
+        termination: String::new(),
         reason: String::new(),
         moves: Vec::new(),
+        comments: Vec::new(),
+        time_control: tc_tag(&tcs),
     };
     let loss_of = |c: Color| {
         if c == Color::White {
@@ -450,6 +544,22 @@ pub fn play_game(
             return record;
         }
     };
+    // The opening's moves are the game's first moves: every engine hears them as moves,
+    // including one that cannot be given a position.
+    for m in opening {
+        match pos.parse_move(m) {
+            Ok(mv) => {
+                record.moves.push(pos.move_to_string(mv));
+                record.comments.push(Some("book".into()));
+                pos.make_move(mv);
+            }
+            Err(e) => {
+                record.termination = "abandoned".into();
+                record.reason = format!("opening: {e}");
+                return record;
+            }
+        }
+    }
     for (i, p) in players.iter_mut().enumerate() {
         if let Err(e) = p.new_game(&v.name, start_fen) {
             let c = if i == 0 { Color::White } else { Color::Black };
@@ -480,9 +590,12 @@ pub fn play_game(
         let tc = tcs[me];
         let played = (record.moves.len() / 2) as u32;
         let moves_to_go = (tc.moves > 0).then(|| tc.moves - played % tc.moves);
+        // A move that comes after the clock ran out is a flag fall; only no move at all
+        // within a grace beyond it is a hang.
+        let grace = HANG_GRACE.max(margin);
         let hard = match (clock[me], tc.movetime) {
-            (Some(t), _) => t + margin,
-            (None, Some(mt)) => mt + margin,
+            (Some(t), _) => t + margin + grace,
+            (None, Some(mt)) => mt + margin + grace,
             // Depth and node limits have no clock: allow a generous minute per move.
             _ => Duration::from_secs(60),
         };
@@ -504,7 +617,8 @@ pub fn play_game(
             Err(e) => {
                 record.result = Some(loss_of(side));
                 record.termination = match e {
-                    PlayerError::Hung => "time forfeit".into(),
+                    PlayerError::Hung => "stalled connection".into(),
+                    PlayerError::Resigned => String::new(),
                     _ => "abandoned".into(),
                 };
                 record.reason = format!("{} {e}", names[me]);
@@ -535,6 +649,7 @@ pub fn play_game(
             }
         };
         record.moves.push(pos.move_to_string(mv));
+        record.comments.push(Some(move_comment(&reply, used)));
         pos.make_move(mv);
         if let Some(s) = reply.score_cp {
             scores[me].push(s);
@@ -560,6 +675,62 @@ pub fn play_game(
         p.quit();
     }
     record
+}
+
+/// The comment cutechess-cli writes after an engine's move: score in pawns from the
+/// mover's side, depth, and the time it took (`+0.35/16 0.5s`; just the time when the
+/// engine gave no score).
+fn move_comment(reply: &player::Reply, used: Duration) -> String {
+    let secs = used.as_secs_f64();
+    let time = if secs < 1.0 {
+        format!("{:.3}s", secs)
+    } else {
+        format!("{:.1}s", secs)
+    };
+    match reply.score_cp {
+        Some(cp) => format!(
+            "{:+.2}/{} {time}",
+            f64::from(cp) / 100.0,
+            reply.depth.unwrap_or(0)
+        ),
+        None => time,
+    }
+}
+
+/// The PGN TimeControl tag of a game (PGN standard: `moves/seconds`, `seconds+inc`,
+/// `*seconds` per move, `-` for none); two different controls are joined by `:`.
+fn tc_tag(tcs: &[TimeControl; 2]) -> String {
+    let one = |tc: &TimeControl| {
+        let secs = |d: Duration| {
+            let s = d.as_secs_f64();
+            if s.fract() == 0.0 {
+                format!("{s}")
+            } else {
+                format!("{s:.3}").trim_end_matches('0').to_string()
+            }
+        };
+        match (tc.base, tc.movetime) {
+            (Some(b), _) => {
+                let mut t = if tc.moves > 0 {
+                    format!("{}/{}", tc.moves, secs(b))
+                } else {
+                    secs(b)
+                };
+                if !tc.inc.is_zero() {
+                    t += &format!("+{}", secs(tc.inc));
+                }
+                t
+            }
+            (None, Some(mt)) => format!("*{}", secs(mt)),
+            _ => "-".to_string(),
+        }
+    };
+    let (a, b) = (one(&tcs[0]), one(&tcs[1]));
+    if a == b {
+        a
+    } else {
+        format!("{a}:{b}")
+    }
 }
 
 enum Adjudged {
@@ -665,50 +836,16 @@ pub fn run_match(
     } else {
         (1..names.len()).map(|b| (0, b)).collect()
     };
-    let mut rng = Rng::new(cfg.seed);
-    let mut jobs = VecDeque::new();
-    let pairs_per_round = cfg.games.div_ceil(2).max(1);
-    let mut opening_index = 0usize;
-    let mut index = 0;
-    let mut pair = 0;
-    for round in 1..=cfg.rounds.max(1) {
-        for &(a, b) in &pairings {
-            for _ in 0..pairs_per_round {
-                let base = if cfg.openings.is_empty() {
-                    v.start_fen.clone()
-                } else if cfg.random_order {
-                    cfg.openings[rng.below(cfg.openings.len())].clone()
-                } else {
-                    let o = cfg.openings[opening_index % cfg.openings.len()].clone();
-                    opening_index += 1;
-                    o
-                };
-                let plies = if cfg.openings.is_empty() && cfg.plies == 0 {
-                    8
-                } else {
-                    cfg.plies
-                };
-                let opening = if plies > 0 {
-                    random_opening(&v, &base, plies, &mut rng)
-                } else {
-                    base
-                };
-                for (white, black) in [(a, b), (b, a)] {
-                    index += 1;
-                    jobs.push_back(Job {
-                        index,
-                        pair,
-                        white,
-                        black,
-                        opening: opening.clone(),
-                        round,
-                    });
-                }
-                pair += 1;
-            }
-        }
-    }
-    let queue = Mutex::new(jobs);
+    let queue = Mutex::new(Schedule {
+        cfg,
+        v: v.clone(),
+        pairings,
+        rng: Rng::new(cfg.seed),
+        next: 0,
+        total: cfg.total_games(),
+        opening_index: 0,
+        pending: None,
+    });
     let stop = AtomicBool::new(false);
     let result = Mutex::new(MatchResult {
         games: Vec::new(),
@@ -722,20 +859,30 @@ pub fn run_match(
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
-                let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front() else {
+                let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).next_job() else {
                     break;
                 };
-                let mut w = make_player(&cfg.engines[job.white], seed ^ (job.index as u64 * 2 + 1));
-                let mut b = make_player(&cfg.engines[job.black], seed ^ (job.index as u64 * 2 + 2));
+                let mut w = make_player(
+                    &cfg.engines[job.white],
+                    seed ^ (job.index as u64 * 2 + 1),
+                    &cfg.variant_files,
+                );
+                let mut b = make_player(
+                    &cfg.engines[job.black],
+                    seed ^ (job.index as u64 * 2 + 2),
+                    &cfg.variant_files,
+                );
                 let mut record = play_game(
                     &v,
                     &job.opening,
+                    &job.opening_moves,
                     [w.as_mut(), b.as_mut()],
                     [tcs[job.white], tcs[job.black]],
                     &cfg.adjudication,
                     cfg.margin,
                 );
-                record.round = format!("{}.{}", job.round, job.index);
+                // cutechess-cli numbers each game as its own round.
+                record.round = job.index.to_string();
                 let fin = Finished {
                     number: job.index,
                     pair: job.pair,
@@ -826,6 +973,7 @@ mod tests {
             margin: Duration::from_millis(50),
             seed: 3,
             event: "test".into(),
+            variant_files: vec![],
         };
         let r = run_match(&cfg, &|_, _| {}).unwrap();
         assert_eq!(r.games.len(), 20);
@@ -880,6 +1028,7 @@ mod tests {
             margin: Duration::ZERO,
             seed: 1,
             event: String::new(),
+            variant_files: vec![],
         }
     }
 

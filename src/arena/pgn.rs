@@ -31,6 +31,10 @@ pub struct GameRecord {
     pub reason: String,
     /// The moves, in Tenfold notation.
     pub moves: Vec<String>,
+    /// A comment after each move (`book`, `+0.35/16 0.5s`), where there is one.
+    pub comments: Vec<Option<String>>,
+    /// The PGN TimeControl tag (`40/60+0.6`, `*0.1`, `-`); empty leaves the tag out.
+    pub time_control: String,
 }
 
 /// Today's date as PGN writes it (`YYYY.MM.DD`, UTC).
@@ -52,18 +56,84 @@ pub fn today() -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
+/// A tag value as PGN allows it: one line, quotes and backslashes escaped.
 fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+    s.replace(['\n', '\r'], " ")
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+}
+
+/// How PGN movetext writes moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Notation {
+    /// Standard Algebraic Notation with Tenfold's documented extensions (the default).
+    #[default]
+    San,
+    /// Tenfold's coordinate notation (`e2e4`, `c1c1xe3`).
+    Lan,
+}
+
+/// A `--pgn-notation` other than san and lan.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("--pgn-notation: \"{0}\" is not san or lan")]
+pub struct NotationError(pub String);
+
+impl std::str::FromStr for Notation {
+    type Err = NotationError;
+    fn from_str(s: &str) -> Result<Notation, NotationError> {
+        match s {
+            "san" => Ok(Notation::San),
+            "lan" => Ok(Notation::Lan),
+            _ => Err(NotationError(s.to_string())),
+        }
+    }
 }
 
 impl GameRecord {
+    /// The moves as `notation` writes them; a move that cannot be replayed (none should
+    /// be: the referee checked each) and all after it stay in coordinates.
+    fn movetext(&self, notation: Notation) -> Vec<String> {
+        if notation == Notation::Lan {
+            return self.moves.clone();
+        }
+        let Ok(v) = registry::get(&self.variant) else {
+            return self.moves.clone();
+        };
+        let start = self
+            .start_fen
+            .clone()
+            .unwrap_or_else(|| v.start_fen.clone());
+        let Ok(mut pos) = Position::from_fen(&v, &start) else {
+            return self.moves.clone();
+        };
+        let mut out = Vec::with_capacity(self.moves.len());
+        for (i, m) in self.moves.iter().enumerate() {
+            match pos.parse_move(m) {
+                Ok(mv) => {
+                    out.push(pos.move_to_san(mv));
+                    pos.make_move(mv);
+                }
+                Err(_) => {
+                    out.extend(self.moves[i..].iter().cloned());
+                    break;
+                }
+            }
+        }
+        out
+    }
+
     /// The result token.
     pub fn result_token(&self) -> &'static str {
         self.result.map_or("*", |r| r.pgn())
     }
 
-    /// The game as PGN text (ends with a blank line).
+    /// The game as PGN text in SAN (ends with a blank line).
     pub fn to_pgn(&self, event: &str) -> String {
+        self.to_pgn_in(event, Notation::San)
+    }
+
+    /// The game as PGN text with moves in `notation`.
+    pub fn to_pgn_in(&self, event: &str, notation: Notation) -> String {
         let mut s = String::new();
         let tags: [(&str, String); 7] = [
             ("Event", event.to_string()),
@@ -82,7 +152,12 @@ impl GameRecord {
             let _ = writeln!(s, "[SetUp \"1\"]");
             let _ = writeln!(s, "[FEN \"{}\"]", escape(f));
         }
-        let _ = writeln!(s, "[Termination \"{}\"]", escape(&self.termination));
+        if !self.time_control.is_empty() {
+            let _ = writeln!(s, "[TimeControl \"{}\"]", escape(&self.time_control));
+        }
+        if !self.termination.is_empty() {
+            let _ = writeln!(s, "[Termination \"{}\"]", escape(&self.termination));
+        }
         let _ = writeln!(s, "[PlyCount \"{}\"]", self.moves.len());
         s.push('\n');
         let black_first = self
@@ -106,7 +181,7 @@ impl GameRecord {
             line.push_str(&tok);
             line.push(' ');
         };
-        for (i, m) in self.moves.iter().enumerate() {
+        for (i, m) in self.movetext(notation).iter().enumerate() {
             let white_to_move = (i % 2 == 0) != black_first;
             if white_to_move {
                 push(format!("{fullmove}."), &mut line, &mut s);
@@ -114,6 +189,9 @@ impl GameRecord {
                 push(format!("{fullmove}..."), &mut line, &mut s);
             }
             push(m.clone(), &mut line, &mut s);
+            if let Some(Some(c)) = self.comments.get(i) {
+                push(format!("{{{}}}", c.replace('}', ")")), &mut line, &mut s);
+            }
             if !white_to_move {
                 fullmove += 1;
             }
@@ -143,6 +221,10 @@ pub struct PgnGame {
     pub result: String,
     /// Line where the game starts.
     pub line: usize,
+    /// Why the game could not be read whole (an unterminated comment or variation).
+    pub defect: Option<String>,
+    /// The tag section ended (a blank line or movetext followed it).
+    tags_closed: bool,
 }
 
 impl PgnGame {
@@ -179,17 +261,38 @@ pub enum ParseError {
 
 /// Splits PGN text into games; an error names the line.
 pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, ParseError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut games = Vec::new();
     let mut cur: Option<PgnGame> = None;
     let mut in_comment = false;
     let mut depth = 0usize;
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
+        // A tag line inside a comment or variation means the brace or parenthesis was
+        // never closed: that game is defective, and the tag starts the next game
+        // instead of disappearing into the comment.
+        let looks_like_tag = line.starts_with('[') && line.ends_with("\"]");
+        if (in_comment || depth > 0) && looks_like_tag {
+            if let Some(g) = cur.as_mut() {
+                let what = if in_comment {
+                    "a comment '{'"
+                } else {
+                    "a variation '('"
+                };
+                g.defect = Some(format!("{what} is never closed"));
+            }
+            in_comment = false;
+            depth = 0;
+        }
+        if line.is_empty() {
+            if let Some(g) = cur.as_mut() {
+                g.tags_closed = !g.tags.is_empty();
+            }
+        }
         if !in_comment && line.starts_with('[') {
-            if cur
-                .as_ref()
-                .is_some_and(|g| !g.moves.is_empty() || !g.result.is_empty())
-            {
+            if cur.as_ref().is_some_and(|g| {
+                !g.moves.is_empty() || !g.result.is_empty() || g.tags_closed || g.defect.is_some()
+            }) {
                 games.push(cur.take().unwrap());
             }
             let g = cur.get_or_insert_with(|| PgnGame {
@@ -271,8 +374,16 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, ParseError> {
         }
         flush(&mut token, &mut cur)?;
     }
-    if let Some(g) = cur {
-        if !g.tags.is_empty() || !g.moves.is_empty() {
+    if let Some(mut g) = cur {
+        if in_comment || depth > 0 {
+            let what = if in_comment {
+                "a comment '{'"
+            } else {
+                "a variation '('"
+            };
+            g.defect = Some(format!("{what} is never closed"));
+        }
+        if !g.tags.is_empty() || !g.moves.is_empty() || g.defect.is_some() {
             games.push(g);
         }
     }
@@ -282,6 +393,12 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, ParseError> {
 /// Why a game fails the check.
 #[derive(Debug, thiserror::Error)]
 pub enum CheckError {
+    /// The game could not be read whole.
+    #[error("unreadable: {0}")]
+    Unreadable(String),
+    /// The movetext has no result token (a game cut short, or tags alone).
+    #[error("no result token ends the movetext")]
+    Unterminated,
     /// Its Variant tag names no variant Tenfold has.
     #[error(transparent)]
     Variant(#[from] LoadError),
@@ -318,6 +435,12 @@ pub enum CheckError {
 
 /// Replays one game under Tenfold's rules; Ok(number of moves) or why it fails.
 pub fn check_game(g: &PgnGame) -> Result<usize, CheckError> {
+    if let Some(d) = &g.defect {
+        return Err(CheckError::Unreadable(d.clone()));
+    }
+    if g.result.is_empty() {
+        return Err(CheckError::Unterminated);
+    }
     let variant = g.tag("Variant").unwrap_or("chess").to_lowercase();
     let v = registry::get(&variant)?;
     let mut pos = match g.tag("FEN") {
@@ -326,7 +449,7 @@ pub fn check_game(g: &PgnGame) -> Result<usize, CheckError> {
     };
     for (i, m) in g.moves.iter().enumerate() {
         let mv = pos
-            .parse_move(m)
+            .parse_any(m)
             .map_err(|source| CheckError::Move { ply: i + 1, source })?;
         pos.make_move(mv);
     }
@@ -411,10 +534,11 @@ impl PgnAppender {
     }
 
     /// Appends one game; a failed write loses that game only, never the match.
-    pub fn append(&self, record: &GameRecord, event: &str) {
+    pub fn append(&self, record: &GameRecord, event: &str, notation: Notation) {
         use std::io::Write as _;
+        let text = record.to_pgn_in(event, notation);
         let mut f = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = f.write_all(record.to_pgn(event).as_bytes());
+        let _ = f.write_all(text.as_bytes());
     }
 }
 
@@ -436,7 +560,7 @@ impl GameCheck {
     pub fn text(&self) -> String {
         match &self.verdict {
             Ok(n) => format!(
-                "ok   game {} (line {}): {n} moves, {}",
+                "ok   game {} (line {}): {n} plies, {}",
                 self.game, self.line, self.result
             ),
             Err(e) => format!("FAIL game {} (line {}): {e}", self.game, self.line),
@@ -501,6 +625,8 @@ mod tests {
 
     fn record(moves: &[&str], result: Option<GameResult>) -> GameRecord {
         GameRecord {
+            comments: vec![],
+            time_control: String::new(),
             variant: "chess".into(),
             start_fen: None,
             white: "A".into(),
@@ -522,10 +648,59 @@ mod tests {
         let text = r.to_pgn("test") + &r.to_pgn("test");
         let games = parse_pgn(&text).unwrap();
         assert_eq!(games.len(), 2);
-        assert_eq!(games[0].moves, vec!["f2f3", "e7e5", "g2g4", "d8h4"]);
+        assert_eq!(games[0].moves, vec!["f3", "e5", "g4", "Qh4#"]);
         assert_eq!(games[0].tag("Black"), Some("B \"the\" bot"));
         assert_eq!(games[0].result, "0-1");
         assert_eq!(check_game(&games[0]).unwrap(), 4);
+        // Coordinates on request, read back by the same check.
+        let lan = &parse_pgn(&r.to_pgn_in("test", Notation::Lan)).unwrap()[0];
+        assert_eq!(lan.moves, vec!["f2f3", "e7e5", "g2g4", "d8h4"]);
+        assert_eq!(check_game(lan).unwrap(), 4);
+    }
+
+    #[test]
+    fn games_that_cannot_be_read_whole_fail_and_later_games_survive() {
+        let good = record(
+            &["f2f3", "e7e5", "g2g4", "d8h4"],
+            Some(GameResult::BlackWins),
+        )
+        .to_pgn("t");
+        let cut_comment = "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 {never closed\n\n";
+        let cut_variation = "[Event \"b\"]\n[Result \"*\"]\n\n1. e4 (1. d4\n\n";
+        let tags_only = "[Event \"c\"]\n[Result \"*\"]\n\n";
+        let text =
+            format!("\u{feff}{good}{cut_comment}{good}{cut_variation}{good}{tags_only}{good}");
+        let games = parse_pgn(&text).unwrap();
+        let verdicts: Vec<bool> = games.iter().map(|g| check_game(g).is_ok()).collect();
+        assert_eq!(verdicts, [true, false, true, false, true, false, true]);
+        assert_eq!(
+            check_game(&games[1]).unwrap_err().to_string(),
+            "unreadable: a comment '{' is never closed"
+        );
+        assert_eq!(
+            check_game(&games[5]).unwrap_err().to_string(),
+            "no result token ends the movetext"
+        );
+    }
+
+    #[test]
+    fn a_newline_in_a_name_stays_inside_its_tag() {
+        let mut r = record(&["f2f3"], None);
+        r.white = "evil\n[Result \"1-0\"]".into();
+        let text = r.to_pgn("two\nlines");
+        let g = &parse_pgn(&text).unwrap()[0];
+        assert_eq!(g.tag("Result"), Some("*"));
+        assert_eq!(g.tag("Event"), Some("two lines"));
+    }
+
+    #[test]
+    fn time_control_and_move_comments_are_written() {
+        let mut r = record(&["f2f3", "e7e5"], None);
+        r.time_control = "40/60+0.6".into();
+        r.comments = vec![Some("book".into()), Some("+0.35/16 0.5s".into())];
+        let text = r.to_pgn("t");
+        assert!(text.contains("[TimeControl \"40/60+0.6\"]"), "{text}");
+        assert!(text.contains("1. f3 {book} e5 {+0.35/16 0.5s}"), "{text}");
     }
 
     #[test]
@@ -559,7 +734,7 @@ mod tests {
         let mut r = record(&["e7e5", "g1f3"], None);
         r.start_fen = Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1".into());
         let pgn = r.to_pgn("t");
-        assert!(pgn.contains("1... e7e5 2. g1f3"), "{pgn}");
+        assert!(pgn.contains("1... e5 2. Nf3"), "{pgn}");
         assert_eq!(check_game(&parse_pgn(&pgn).unwrap()[0]).unwrap(), 2);
     }
 
@@ -601,7 +776,7 @@ mod tests {
         let games = parse_pgn(&(good.to_pgn("t") + &bad.to_pgn("t"))).unwrap();
         let report = CheckReport::of(&games);
         let checks = &report.games;
-        assert_eq!(checks[0].text(), "ok   game 1 (line 1): 4 moves, 0-1");
+        assert_eq!(checks[0].text(), "ok   game 1 (line 1): 4 plies, 0-1");
         assert!(
             checks[1]
                 .text()

@@ -33,6 +33,8 @@ pub struct Reply {
     pub mv: String,
     /// Its score in centipawns from its own point of view, if it said one.
     pub score_cp: Option<i32>,
+    /// The depth of that score, if it said one.
+    pub depth: Option<u32>,
 }
 
 /// Why a player gave no move.
@@ -47,6 +49,9 @@ pub enum PlayerError {
     /// It said something the protocol does not allow.
     #[error("protocol error: {0}")]
     Protocol(String),
+    /// It resigned.
+    #[error("resigns")]
+    Resigned,
     /// It could not be started or set up.
     #[error("cannot start: {0}")]
     Start(String),
@@ -201,6 +206,7 @@ impl Player for Baseline {
         Ok(Reply {
             mv: pos.move_to_string(m),
             score_cp: None,
+            depth: None,
         })
     }
     fn quit(&mut self) {}

@@ -185,6 +185,8 @@ mod tests {
             white,
             black,
             record: GameRecord {
+                comments: vec![],
+                time_control: String::new(),
                 variant: "chess".into(),
                 start_fen: None,
                 white: names[white].into(),

@@ -7,10 +7,21 @@ pub fn expected_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// Elo difference for an expected score strictly between 0 and 1.
+/// Elo difference for an expected score: infinite at 0 and 1 (a clean sweep says the
+/// gap is beyond measure, and is printed so, as cutechess-cli does).
 pub fn elo_of_score(score: f64) -> f64 {
-    let s = score.clamp(1e-6, 1.0 - 1e-6);
-    -400.0 * (1.0 / s - 1.0).log10()
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+/// [`elo_of_score`] kept finite, for the ends of an error bar.
+fn bounded_elo(score: f64) -> f64 {
+    elo_of_score(score.clamp(1e-6, 1.0 - 1e-6))
 }
 
 /// Win/loss/draw counts from the first player's point of view.
@@ -51,10 +62,14 @@ impl Wld {
             + self.losses as f64 * s.powi(2)
             + self.draws as f64 * (0.5 - s).powi(2))
             / n;
+        let elo = elo_of_score(s);
+        if elo.is_infinite() {
+            return (elo, f64::NAN);
+        }
         let dev = (var / n).sqrt();
-        let lo = elo_of_score(s - 1.96 * dev);
-        let hi = elo_of_score(s + 1.96 * dev);
-        (elo_of_score(s), (hi - lo) / 2.0)
+        let lo = bounded_elo(s - 1.96 * dev);
+        let hi = bounded_elo(s + 1.96 * dev);
+        (elo, (hi - lo) / 2.0)
     }
 
     /// Likelihood of superiority: the probability that the first player is stronger.
@@ -226,6 +241,29 @@ pub fn erf(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clean_sweep_is_an_infinite_elo_not_a_number() {
+        let lost_all = Wld {
+            wins: 0,
+            losses: 10,
+            draws: 0,
+        };
+        let (elo, err) = lost_all.elo();
+        assert_eq!(elo, f64::NEG_INFINITY);
+        assert!(err.is_nan());
+        assert_eq!(format!("{elo:+.1}"), "-inf");
+        assert_eq!(
+            Wld {
+                wins: 3,
+                losses: 0,
+                draws: 0
+            }
+            .elo()
+            .0,
+            f64::INFINITY
+        );
+    }
 
     #[test]
     fn elo_and_score_are_inverse() {

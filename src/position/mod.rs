@@ -3,6 +3,7 @@
 
 pub mod fen;
 pub mod notation;
+pub mod san;
 
 use crate::core::geometry::{Bitboard, Square, SQUARE_SLOTS};
 use crate::core::moves::{Color, Move, MoveKind, Piece, PieceType, MAX_KILLS, MAX_PIECE_TYPES};

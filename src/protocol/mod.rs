@@ -1,6 +1,7 @@
 //! What the UCI and XBoard loops share: a line-oriented output, the message queue that
 //! merges input lines with search results, and the stdin reader.
 
+pub mod cecp_move;
 pub mod uci;
 pub mod xboard;
 

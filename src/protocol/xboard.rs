@@ -6,14 +6,18 @@
 //! unparsable move gets `Illegal move: …`, anything else `Error (…): …`.
 
 use crate::core::moves::Color;
+use crate::describe;
+use crate::movement::betza;
 use crate::position::notation::GameResult;
 use crate::position::Position;
-use crate::protocol::{Msg, Out};
+use crate::protocol::{cecp_move, Msg, Out};
 use crate::registry;
+use crate::search::Info;
 use crate::search::{Engine, Event, Limits, SearchHandle, MATE, MATE_BOUND};
 use crate::variant::Variant;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
+use std::sync::Mutex;
 
 /// Our games that XBoard knows under another name.
 const XBOARD_NAMES: &[(&str, &str)] = &[("chess", "normal")];
@@ -49,6 +53,24 @@ const XBOARD_KNOWN: &[&str] = &[
 ];
 /// XBoard's piece slots in its own order (the `setup` piece-to-char table).
 const XBOARD_SLOTS: &str = "PNBRQFEACWMOHIJGDVLSUK";
+/// The movement each glyph of XBoard draws (its slot letter, then Betza strings of the
+/// pieces it stands for), so a piece gets the glyph that moves like it whatever its
+/// letter. Slots not listed here (I J G D V L S U) have no fixed meaning and take the
+/// pieces nothing else fits.
+const GLYPH_MOVES: &[(char, &[&str])] = &[
+    ('N', &["N"]),
+    ('B', &["B"]),
+    ('R', &["R"]),
+    ('Q', &["Q"]),
+    ('F', &["F"]),
+    ('E', &["A", "FA"]),
+    ('A', &["BN"]),
+    ('C', &["RN"]),
+    ('W', &["W"]),
+    ('M', &["K"]),
+    ('O', &["mRcpR"]),
+    ('H', &["NN"]),
+];
 
 /// The name XBoard uses for a game.
 pub fn xboard_name(ours: &str) -> &str {
@@ -66,13 +88,50 @@ fn our_name(x: &str) -> &str {
         .map_or(x, |(o, _)| o)
 }
 
+/// The glyph slot whose movement is that of piece `t`, if one is.
+fn glyph_by_movement(v: &Variant, t: usize) -> Option<char> {
+    let own = describe::diagram(&v.pieces[t].atoms);
+    GLYPH_MOVES.iter().find_map(|(slot, betzas)| {
+        betzas
+            .iter()
+            .filter_map(|b| betza::parse(b).ok())
+            .any(|atoms| describe::diagram(&atoms) == own)
+            .then_some(*slot)
+    })
+}
+
 /// The `setup` and `piece` lines that describe a game to XBoard.
 pub fn setup_lines(v: &Variant) -> Vec<String> {
     let slots: Vec<char> = XBOARD_SLOTS.chars().collect();
     let mut table = vec!['.'; slots.len()];
     let mut order: Vec<usize> = (0..v.pieces.len()).collect();
-    // Royals and pawns first, so they get the K and P slots.
-    order.sort_by_key(|&t| !(v.pieces[t].royal || v.pieces[t].pawn));
+    // Royals and pawns first, so they get the K and P slots; then pieces whose glyph is
+    // fixed by their movement, before the rest take what is left.
+    let classes: Vec<Option<char>> = (0..v.pieces.len())
+        .map(|t| glyph_by_movement(v, t))
+        .collect();
+    // Pieces that can be in hand come next, in the lowest slots: XBoard's holdings show
+    // only its first `hand` slots, and a holdings column is no taller than the board.
+    let start_hand = v.start_fen.split(['[', ']']).nth(1).unwrap_or("");
+    let holdable: Vec<bool> = (0..v.pieces.len())
+        .map(|t| {
+            !v.pieces[t].royal
+                && (crate::rules::drops::DropRule::feeds_hand(v.drops.as_ref(), t as u8)
+                    || start_hand.contains(v.pieces[t].letter.to_ascii_uppercase())
+                    || start_hand.contains(v.pieces[t].letter.to_ascii_lowercase()))
+        })
+        .collect();
+    order.sort_by_key(|&t| {
+        (
+            !(v.pieces[t].royal || v.pieces[t].pawn),
+            !holdable[t],
+            classes[t].is_none(),
+        )
+    });
+    let free_order: Vec<usize> = (1..slots.len() - 1)
+        .filter(|&s| !GLYPH_MOVES.iter().any(|(c, _)| *c == slots[s]))
+        .chain((1..slots.len() - 1).filter(|&s| GLYPH_MOVES.iter().any(|(c, _)| *c == slots[s])))
+        .collect();
     for t in order {
         let p = &v.pieces[t];
         let want = if p.royal {
@@ -80,11 +139,12 @@ pub fn setup_lines(v: &Variant) -> Vec<String> {
         } else if p.pawn {
             Some(0)
         } else {
-            slots.iter().position(|&c| c == p.letter)
+            classes[t].and_then(|c| slots.iter().position(|&s| s == c))
         };
         let slot = match want {
-            Some(s) if table[s] == '.' => Some(s),
-            _ => (1..slots.len() - 1).find(|&s| table[s] == '.'),
+            Some(s) if table[s] == '.' && (!holdable[t] || s < v.board.ranks as usize) => Some(s),
+            _ if holdable[t] => (1..slots.len() - 1).find(|&s| table[s] == '.'),
+            _ => free_order.iter().copied().find(|&s| table[s] == '.'),
         };
         if let Some(s) = slot {
             table[s] = p.letter;
@@ -92,10 +152,18 @@ pub fn setup_lines(v: &Variant) -> Vec<String> {
     }
     let white: String = table.iter().collect();
     let black: String = white.to_ascii_lowercase();
-    let hand = if v.uses_hands() { v.board.files } else { 0 };
+    // The holdings reach the last slot a holdable piece took.
+    let hand = (0..slots.len() - 1)
+        .filter(|&s| {
+            v.type_of_letter(table[s])
+                .is_some_and(|t| holdable[t as usize])
+        })
+        .max()
+        .map_or(0, |s| s + 1);
+    let fen = cecp_move::fen_to_cecp(v.board.ranks as u32, &v.start_fen);
     let mut out = vec![format!(
-        "setup ({white}{black}) {}x{}+{hand}_fairy {}",
-        v.board.files, v.board.ranks, v.start_fen
+        "setup ({white}{black}) {}x{}+{hand}_fairy {fen}",
+        v.board.files, v.board.ranks
     )];
     for p in &v.pieces {
         out.push(format!("piece {}& {}", p.letter, p.betza));
@@ -123,6 +191,10 @@ struct XBoard {
     otim_ms: Option<u64>,
     search: Option<(SearchHandle, u64)>,
     serial: u64,
+    /// In analyze mode: think without end about the side to move, never play.
+    analyzing: bool,
+    /// The latest thinking output, for `.` status requests.
+    last_info: Arc<Mutex<Option<Info>>>,
     tx: Sender<Msg>,
 }
 
@@ -153,6 +225,8 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
         otim_ms: None,
         search: None,
         serial: 0,
+        analyzing: false,
+        last_info: Arc::new(Mutex::new(None)),
         tx,
     };
     while let Ok(msg) = rx.recv() {
@@ -163,6 +237,9 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
                 }
             }
             Msg::Eof => {
+                if x.analyzing {
+                    break;
+                }
                 if let Some((h, _)) = x.search.take() {
                     let r = h.join();
                     x.play_result(r);
@@ -170,8 +247,9 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
                 break;
             }
             Msg::Done(serial, r) => {
-                // Results of abandoned searches are stale: only the current one plays.
-                if x.search.as_ref().is_some_and(|(_, s)| *s == serial) {
+                // Results of abandoned searches are stale: only the current one plays,
+                // and an analysis never does.
+                if !x.analyzing && x.search.as_ref().is_some_and(|(_, s)| *s == serial) {
                     x.search = None;
                     x.play_result(r);
                 }
@@ -203,7 +281,17 @@ impl XBoard {
         match cmd {
             "" => {}
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "hard" | "easy" | "draw" | "hint" | "bk" | "." | "analyze" | "exit" => {}
+            | "ics" | "hard" | "easy" | "draw" | "hint" | "bk" => {}
+            "analyze" => {
+                self.abandon();
+                self.analyzing = true;
+                self.think();
+            }
+            "exit" => {
+                self.abandon();
+                self.analyzing = false;
+            }
+            "." => self.status(),
             "protover" => self.features(),
             "new" => {
                 self.abandon();
@@ -218,6 +306,7 @@ impl XBoard {
                 self.st_ms = None;
                 self.time_ms = None;
                 self.otim_ms = None;
+                self.reanalyze();
             }
             "variant" => {
                 self.abandon();
@@ -237,6 +326,7 @@ impl XBoard {
             "force" => {
                 self.abandon();
                 self.force = true;
+                self.analyzing = false;
             }
             "go" => {
                 self.abandon();
@@ -296,8 +386,12 @@ impl XBoard {
             }
             "setboard" => {
                 self.abandon();
-                match Position::from_fen(&self.variant, arg) {
-                    Ok(p) => self.pos = p,
+                let fen = cecp_move::fen_from_cecp(self.variant.board.ranks as u32, arg);
+                match Position::from_fen(&self.variant, &self.keep_start_rights(&fen)) {
+                    Ok(p) => {
+                        self.pos = p;
+                        self.reanalyze();
+                    }
                     Err(e) => {
                         self.out.line("tellusererror Illegal position");
                         self.error("illegal position", &e.to_string());
@@ -312,6 +406,7 @@ impl XBoard {
                         self.pos.unmake_move();
                     }
                 }
+                self.reanalyze();
             }
             "post" => self.post = true,
             "nopost" => self.post = false,
@@ -350,7 +445,7 @@ impl XBoard {
             vars.push(xboard_name(n));
         }
         self.out.line(&format!(
-            "feature ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 \
+            "feature ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 \
              colors=0 name=0 nps=1 memory=1 smp=1 myname=\"Tenfold {}\" variants=\"{}\"",
             env!("CARGO_PKG_VERSION"),
             vars.join(",")
@@ -392,9 +487,14 @@ impl XBoard {
             // Thinking on the other side's time is not supported: finish first.
             self.abandon();
         }
-        match self.pos.parse_move(text) {
+        match cecp_move::from_cecp(&self.pos, text) {
             Ok(m) => {
                 self.pos.make_move(m);
+                self.log_position();
+                if self.analyzing {
+                    self.reanalyze();
+                    return;
+                }
                 if self.announce_end() {
                     return;
                 }
@@ -420,9 +520,62 @@ impl XBoard {
         true
     }
 
+    /// A debug line (XBoard ignores lines starting with `#`) with the position after a
+    /// move, so a GUI's log shows where each engine thinks the game stands.
+    fn log_position(&self) {
+        self.out.line(&format!("# FEN {}", self.pos.fen()));
+    }
+
+    /// Restarts the analysis after the position changed (nothing when not analyzing).
+    fn reanalyze(&mut self) {
+        if self.analyzing {
+            self.abandon();
+            self.think();
+        }
+    }
+
+    /// Answers `.` in analyze mode: `stat01: time nodes depth movesleft movestotal`.
+    fn status(&self) {
+        if !self.analyzing {
+            return;
+        }
+        let info = self.last_info.lock().unwrap_or_else(|e| e.into_inner());
+        let mut list = crate::core::moves::MoveList::new();
+        self.pos.legal_moves(&mut list);
+        let (cs, nodes, depth) = info
+            .as_ref()
+            .map_or((0, 0, 0), |i| (i.ms / 10, i.nodes, i.depth));
+        self.out
+            .line(&format!("stat01: {cs} {nodes} {depth} 0 {}", list.len()));
+    }
+
+    /// XBoard carries castling rights only in the forms it knows; a `setboard` of the
+    /// game's start array with the side to move at the start keeps the start's rights
+    /// (Wildeurasian's `A1J1a10j10` reaches us as `-`).
+    fn keep_start_rights(&self, fen: &str) -> String {
+        let start: Vec<&str> = self.variant.start_fen.split_whitespace().collect();
+        let given: Vec<&str> = fen.split_whitespace().collect();
+        let placement = |f: &[&str]| {
+            f.first()
+                .map(|p| p.split('[').next().unwrap_or(p).to_string())
+        };
+        if given.len() >= 3
+            && start.len() >= 3
+            && placement(&given) == placement(&start)
+            && given[1] == start[1]
+            && given[2] != start[2]
+        {
+            self.variant.start_fen.clone()
+        } else {
+            fen.to_string()
+        }
+    }
+
     fn think(&mut self) {
         if self.pos.game_result().is_some() {
-            self.announce_end();
+            if !self.analyzing {
+                self.announce_end();
+            }
             return;
         }
         let mut l = Limits {
@@ -430,7 +583,12 @@ impl XBoard {
             ..Limits::default()
         };
         let us = self.pos.side_to_move();
-        if let Some(st) = self.st_ms {
+        if self.analyzing {
+            l = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+        } else if let Some(st) = self.st_ms {
             l.movetime = Some(st);
         } else {
             let mine = self.time_ms.unwrap_or(self.base_ms);
@@ -442,7 +600,7 @@ impl XBoard {
                 l.movestogo = Some(self.mps - played);
             }
         }
-        if let Some(rate) = self.nps {
+        if let (Some(rate), false) = (self.nps, self.analyzing) {
             // Time is counted in nodes: the move gets the nodes its time budget is worth.
             let ms = match l.movetime {
                 Some(mt) => mt,
@@ -457,10 +615,14 @@ impl XBoard {
         self.serial += 1;
         let serial = self.serial;
         let out = self.out.clone();
-        let post = self.post;
+        let post = self.post || self.analyzing;
         let tx = self.tx.clone();
+        let ranks = self.variant.board.ranks as u32;
+        let last_info = self.last_info.clone();
+        *last_info.lock().unwrap_or_else(|e| e.into_inner()) = None;
         let listener = Box::new(move |ev: Event| match ev {
             Event::Info(i) if post => {
+                *last_info.lock().unwrap_or_else(|e| e.into_inner()) = Some(i.clone());
                 let score = if i.score.abs() >= MATE_BOUND {
                     let moves = ((MATE - i.score.abs() + 1) / 2) as i64;
                     if i.score > 0 {
@@ -477,7 +639,7 @@ impl XBoard {
                     score,
                     i.ms / 10,
                     i.nodes,
-                    i.pv.join(" ")
+                    cecp_move::pv_to_cecp(ranks, &i.pv.join(" "))
                 ));
             }
             Event::Info(_) => {}
@@ -493,8 +655,9 @@ impl XBoard {
         match r.best {
             Some(m) => {
                 self.out
-                    .line(&format!("move {}", self.pos.move_to_string(m)));
+                    .line(&format!("move {}", cecp_move::to_cecp(&self.pos, m)));
                 self.pos.make_move(m);
+                self.log_position();
                 self.announce_end();
             }
             None => {

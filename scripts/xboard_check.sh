@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# XBoard plays every built-in game, Tenfold against Tenfold, in two-machine mode under
+# Xvfb. Fails on any forfeit, illegal move or `Error` in XBoard's debug log, on a game
+# shorter than MIN_PLIES, or when the two engines end on different positions (each
+# prints `# final FEN` on `result`). Keeps the debug log, the PGN and a screenshot per
+# game under target/xboard/.
+# Needs: xboard, xvfb; screenshots also x11-apps (xwd) and imagemagick (convert).
+# Usage: scripts/xboard_check.sh [GAME…]     (default: every built-in)
+# Environment: TC, INC (XBoard's -tc and -inc), MIN_PLIES, XBOARD_ARGS (extra options).
+set -u
+cd "$(dirname "$0")/.."
+MIN_PLIES=${MIN_PLIES:-40}
+TC=${TC:-0:10}
+INC=${INC:-0.2}
+XBOARD=${XBOARD:-$(command -v xboard || echo /usr/games/xboard)}
+for tool in "$XBOARD" Xvfb; do
+    command -v "$tool" >/dev/null || { echo "xboard_check: $tool not installed"; exit 1; }
+done
+cargo build --release --quiet || exit 1
+T="$PWD/target/release/tenfold"
+OUT="$PWD/target/xboard"
+mkdir -p "$OUT"
+games=("$@")
+[ ${#games[@]} -eq 0 ] && mapfile -t games < <("$T" variants | awk '{print $1}')
+
+DISPLAY_NUM=${DISPLAY_NUM:-$((90 + RANDOM % 100))}
+Xvfb ":$DISPLAY_NUM" -screen 0 1280x1024x24 >/dev/null 2>&1 &
+XVFB=$!
+trap 'kill $XVFB 2>/dev/null' EXIT
+sleep 1
+export DISPLAY=":$DISPLAY_NUM"
+
+failed=0
+for g in "${games[@]}"; do
+    log="$OUT/$g.log"; pgn="$OUT/$g.pgn"; png="$OUT/$g.png"
+    rm -f "$log" "$pgn" "$png"
+    # XBoard calls FIDE chess "normal"; every other game goes by Tenfold's name.
+    xv=$g; [ "$g" = chess ] && xv=normal
+    (cd "$OUT" && timeout 300 "$XBOARD" -fcp "$T xboard" -scp "$T xboard" -variant "$xv" ${XBOARD_ARGS:-} \
+        -tc "$TC" -inc "$INC" -matchGames 1 -debug -nameOfDebugFile "$log" \
+        -saveGameFile "$pgn" -xponder -popupExitMessage false -autoCallFlag true \
+        >"$OUT/$g.out" 2>&1) &
+    xb=$!
+    # Screenshots while the game runs; the last one before the window closes is kept.
+    while kill -0 $xb 2>/dev/null; do
+        sleep 2
+        if command -v xwd >/dev/null && command -v convert >/dev/null; then
+            xwd -root -silent 2>/dev/null | convert xwd:- -trim "$png.tmp.png" 2>/dev/null \
+                && kill -0 $xb 2>/dev/null && mv -f "$png.tmp.png" "$png"
+        fi
+    done
+    rm -f "$png.tmp.png"
+    wait $xb
+    why=""
+    bad=$(grep -E "Forfeit|[Ii]llegal move|<(first|second) *: *Error|invalid move" "$log" | head -3)
+    [ -n "$bad" ] && why="$bad"
+    plies=$(grep -cE "<(first|second) *: move " "$log")
+    # Each engine logs `# FEN` after every move it makes or receives. The two lists must
+    # agree, except that the game may end on a move the other engine never received.
+    grep -E "<first *: # FEN" "$log" | sed 's/.*# FEN //' >"$OUT/$g.fens1"
+    grep -E "<second *: # FEN" "$log" | sed 's/.*# FEN //' >"$OUT/$g.fens2"
+    n1=$(wc -l <"$OUT/$g.fens1"); n2=$(wc -l <"$OUT/$g.fens2")
+    n=$(( n1 < n2 ? n1 : n2 ))
+    if [ "$n" -eq 0 ] || [ $(( n1 > n2 ? n1 - n2 : n2 - n1 )) -gt 1 ] \
+        || ! cmp -s <(head -n "$n" "$OUT/$g.fens1") <(head -n "$n" "$OUT/$g.fens2"); then
+        why="$why engines end on different positions ($n1 and $n2 positions logged:"
+        why="$why $(tail -n1 "$OUT/$g.fens1") / $(tail -n1 "$OUT/$g.fens2"))"
+    fi
+    [ "$plies" -lt "$MIN_PLIES" ] && why="$why only $plies plies"
+    result=$(grep -E '^\[Result' "$pgn" 2>/dev/null | head -1)
+    if [ -n "$why" ]; then
+        echo "FAIL $g: $why"
+        failed=$((failed + 1))
+    else
+        echo "ok   $g: $plies plies $result; screenshot $png"
+    fi
+done
+echo "${#games[@]} games, $failed failed"
+[ $failed -eq 0 ]

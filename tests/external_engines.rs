@@ -1,0 +1,151 @@
+//! Tenfold against the engines and clients of the ecosystem, as Debian ships them:
+//! `tenfold match` refereeing Fairy-Max and Fairy-Stockfish over XBoard, and
+//! python-chess's XBoard client analysing with `tenfold xboard`. A test whose program
+//! is missing fails under `CI=true` (CI installs them) and says why it skips otherwise.
+
+use std::path::Path;
+use std::process::Command;
+
+/// The program if it is installed; None (after saying so) when it is not and this is
+/// not CI, where it must be.
+fn require(program: &str) -> Option<String> {
+    let found = [program.to_string(), format!("/usr/games/{program}")]
+        .into_iter()
+        .find(|p| Path::new(p).is_file() || which(p));
+    if found.is_none() {
+        let why = format!("{program} is not installed (apt-get install -y {program})");
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
+        eprintln!("skipped: {why}");
+    }
+    found
+}
+
+fn which(p: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {p}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Plays `games` games of `variant` between Tenfold and the XBoard engine `cmd`; returns
+/// the PGN, after checking the match ran and every game replays.
+fn match_against(cmd: &str, variant: &str, games: u32) -> String {
+    let pgn = std::env::temp_dir().join(format!(
+        "tenfold-ext-{}-{variant}-{}.pgn",
+        cmd.rsplit('/').next().unwrap_or(cmd),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&pgn);
+    let out = Command::new(env!("CARGO_BIN_EXE_tenfold"))
+        .args([
+            "match",
+            "--variant",
+            variant,
+            "--engine",
+            "name=Tenfold",
+            "--engine",
+            &format!("name=Ext,cmd={cmd},proto=xboard"),
+            "--each",
+            "st=0.05",
+            "--games",
+            &games.to_string(),
+            "--concurrency",
+            "2",
+            "--maxmoves",
+            "30",
+            "--pgnout",
+            pgn.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let text = std::fs::read_to_string(&pgn).unwrap_or_default();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let check = Command::new(env!("CARGO_BIN_EXE_tenfold"))
+        .args(["pgn", "--check", pgn.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    let _ = std::fs::remove_file(&pgn);
+    text
+}
+
+/// No game ended by a fault: only the rules or the move cap end them.
+fn assert_no_forfeit(text: &str, games: usize) {
+    assert_eq!(text.matches("[Result ").count(), games, "{text}");
+    for fault in [
+        "rules infraction",
+        "abandoned",
+        "stalled connection",
+        "time forfeit",
+    ] {
+        assert!(!text.contains(fault), "a game ended by {fault}:\n{text}");
+    }
+}
+
+#[test]
+fn fairy_max_plays_capablanca_and_chess_without_forfeit() {
+    let Some(fm) = require("fairymax") else {
+        return;
+    };
+    for variant in ["capablanca", "chess"] {
+        assert_no_forfeit(&match_against(&fm, variant, 10), 10);
+    }
+}
+
+#[test]
+fn fairy_stockfish_in_xboard_mode_plays_chess_and_grand_without_forfeit() {
+    let Some(fs) = require("fairy-stockfish") else {
+        return;
+    };
+    for variant in ["chess", "grand"] {
+        assert_no_forfeit(&match_against(&fs, variant, 10), 10);
+    }
+}
+
+/// python-chess's `analyse` sends `analyze`, reads thinking output, then `exit`.
+#[test]
+fn python_chess_analyses_with_tenfold_over_xboard() {
+    let Some(py) = require("python3") else {
+        return;
+    };
+    let has_chess = Command::new(&py)
+        .args(["-c", "import chess.engine"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_chess {
+        let why = "python-chess is not installed (pip install chess)";
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let script = r#"
+import sys, chess, chess.engine
+engine = chess.engine.SimpleEngine.popen_xboard([sys.argv[1], "xboard"], timeout=20)
+board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 2 3")
+info = engine.analyse(board, chess.engine.Limit(time=1.0))
+print("depth", info.get("depth"), "pv", " ".join(m.uci() for m in info.get("pv", [])))
+print("score", info["score"].white().score(mate_score=100000))
+engine.quit()
+"#;
+    let out = Command::new(&py)
+        .args(["-c", script, env!("CARGO_BIN_EXE_tenfold")])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Scholar's mate is on the board: the analysis finds Qxf7#.
+    assert!(text.contains("pv h5f7"), "{text}");
+}
