@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 /// Why a FEN was refused; the message names the field and the offending text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad FEN \"{fen}\": {msg}")]
+#[error("bad FEN {fen:?}: {msg}")]
 pub struct FenError {
     /// The FEN as given.
     pub fen: String,
@@ -37,7 +37,17 @@ impl Position {
         for &(sq, t, c) in &placement.pieces {
             pos.put(Piece::new(t, c), sq);
         }
+        if !placement.hand.is_empty() && !v.uses_hands() {
+            // A hand the game cannot use would be invisible in its FEN yet counted.
+            return Err(fail(format!("{} has no pieces in hand", v.name)));
+        }
         for &(c, t, n) in &placement.hand {
+            if v.royal_mask >> t & 1 != 0 {
+                return Err(fail(format!(
+                    "hand: '{}' is royal and cannot be in hand",
+                    pos.letter(Piece::new(t, c))
+                )));
+            }
             pos.add_to_hand(c, t, n as i32);
         }
         let mut fields = fields[used..].iter().copied();
@@ -265,12 +275,17 @@ fn parse_castling(pos: &Position, field: &str) -> Result<u8, String> {
         let c = if i < 2 { Color::White } else { Color::Black };
         let king = pos.board[r.king_from.idx()];
         let rook = pos.board[r.rook_from.idx()];
+        // A right needs the very pieces that castle: the types the start position has
+        // on these squares (a knight on the rook's square must not castle), or without
+        // them any royal and non-royal piece.
         let ok = !king.is_none()
             && king.color() == c
             && pos.v.royal_mask >> king.kind() & 1 != 0
             && !rook.is_none()
             && rook.color() == c
-            && pos.v.royal_mask >> rook.kind() & 1 == 0;
+            && pos.v.royal_mask >> rook.kind() & 1 == 0
+            && r.pieces
+                .is_none_or(|(k, rk)| king.kind() == k && rook.kind() == rk);
         if ok {
             valid |= 1 << i;
         }
@@ -347,8 +362,9 @@ fn parse_zone_castling(
 }
 
 impl Variant {
-    /// True when FEN shows hands for this game.
+    /// True when this game has hands, so that its FEN shows them.
     pub fn uses_hands(&self) -> bool {
-        self.start_fen.contains('[')
+        // Drops need a hand even when the game starts with it empty.
+        self.start_fen.contains('[') || self.drops.is_some()
     }
 }

@@ -420,7 +420,10 @@ impl Position {
                     }
                     self.put(p, to);
                     if kind == MoveKind::DoubleStep {
-                        self.ep = en_passant::between(&self.v.board, from, to);
+                        // A pawn that leaps over a piece did not pass through its square:
+                        // only empty skipped squares can be taken en passant (an occupied
+                        // one would be captured onto, deleting what stands there).
+                        self.ep = en_passant::between(&self.v.board, from, to) & !self.occupied();
                         self.ep_victim = to;
                     }
                 }
