@@ -142,3 +142,18 @@ fn captures_to_hand_give_the_game_hands_even_when_its_start_shows_none() {
     assert!(fen.contains("[P]"), "{fen}");
     assert_eq!(Position::from_fen(&v, &fen).unwrap().fen(), fen);
 }
+
+#[test]
+fn a_pawn_sliding_along_its_rank_leaves_no_en_passant_square() {
+    // A rook marked as a pawn: its long moves are not multi-steps along the file, so no
+    // square is skipped en passant (the FEN field could not name one: ruling C5).
+    let v = chess_with(
+        "guard-sliding-pawn",
+        "[[piece]]\nletter = \"R\"\npawn = true\n",
+    )
+    .unwrap();
+    let mut p = Position::from_fen(&v, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+    p.make_move(p.parse_move("a1c1").unwrap());
+    assert_eq!(p.fen(), "4k3/8/8/8/8/8/8/2R1K3 b - - 0 1");
+    assert!(p.check_invariants().is_ok());
+}

@@ -2,6 +2,7 @@
 //! pieces in hand in `[...]` after the placement.
 
 use crate::core::fen::read_placement;
+use crate::core::geometry::Bitboard;
 use crate::core::moves::{Color, Piece, PieceType};
 use crate::position::Position;
 use crate::variant::Variant;
@@ -69,16 +70,24 @@ impl Position {
             let sq = bd
                 .parse_square(ep)
                 .ok_or_else(|| fail(format!("en passant square \"{ep}\" is not on the board")))?;
-            // The victim stands one step beyond the skipped square, seen from the mover.
+            // The victim stands beyond the skipped squares, seen from the mover: walk
+            // from the named square over empty squares to it (a multi-step of more than
+            // two skips them all).
             let dy = if pos.side == Color::White { -1 } else { 1 };
-            if let Some(victim) = bd.offset(sq, 0, dy) {
+            let mut skipped = Bitboard::EMPTY;
+            let mut at = Some(sq);
+            while let Some(s) = at.filter(|s| pos.board[s.idx()].is_none()) {
+                skipped.set(s);
+                at = bd.offset(s, 0, dy);
+            }
+            if let Some(victim) = at {
                 let p = pos.board[victim.idx()];
-                if !p.is_none()
+                if skipped.any()
+                    && !p.is_none()
                     && p.color() != pos.side
                     && v.pawn_mask >> p.kind() & 1 != 0
-                    && pos.board[sq.idx()].is_none()
                 {
-                    pos.ep = sq.bb();
+                    pos.ep = skipped;
                     pos.ep_victim = victim;
                 }
             }
@@ -220,7 +229,14 @@ impl Position {
         s.push_str(if cs.is_empty() { "-" } else { &cs });
         s.push(' ');
         if self.ep.any() {
-            s.push_str(&bd.square_name(self.ep.lsb()));
+            // The skipped square nearest the mover's start: the reader walks from it
+            // to the pawn, so a longer multi-step's squares all come back.
+            let first = if self.side == Color::Black {
+                self.ep.lsb()
+            } else {
+                self.ep.msb()
+            };
+            s.push_str(&bd.square_name(first));
         } else {
             s.push('-');
         }

@@ -142,6 +142,12 @@ pub fn compile_becomes(
         ));
     }
     let to = ctx.type_at(b.to, &format!("{key}.to"))?;
+    if ctx.royal_mask >> to & 1 != 0 {
+        return Err(RuleError::new(
+            format!("{key}.to"),
+            format!("'{}' is royal: a piece cannot become a royal piece", b.to),
+        ));
+    }
     let region = confine::region(ctx.board, &b.region, &format!("{key}.region"))?;
     Ok(Becomes { to, region })
 }
