@@ -142,8 +142,11 @@ pub fn pgn(data: &[u8]) {
     }
 }
 
+/// A fuzz target: any bytes in, a panic only for a bug.
+pub type Target = fn(&[u8]);
+
 /// Every target by name, for runners that pick one.
-pub const TARGETS: [(&str, fn(&[u8])); 6] = [
+pub const TARGETS: [(&str, Target); 6] = [
     ("fen", fen),
     ("moves", moves),
     ("variant_table", variant_table),
