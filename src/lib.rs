@@ -14,6 +14,7 @@ pub mod bench;
 pub mod core;
 pub mod describe;
 pub mod eval;
+pub mod fuzz;
 pub mod inspect;
 pub mod movegen;
 pub mod movement;

@@ -57,8 +57,9 @@ struct Common {
     /// Load a variant table (TOML) from this file; its name can then be used with --variant.
     #[arg(long, global = true)]
     variant_file: Option<String>,
-    /// Start from this FEN instead of the variant's start position.
-    #[arg(long, global = true)]
+    /// Start from this FEN instead of the variant's start position (`-` for an empty
+    /// board rank is a value here, not an option).
+    #[arg(long, global = true, allow_hyphen_values = true)]
     fen: Option<String>,
     /// Moves played from the FEN first, space separated.
     #[arg(long, global = true, allow_hyphen_values = true)]
@@ -183,6 +184,8 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Fail(code, msg)) => {
+            // Errors are one line, whatever text of the user's they quote.
+            let msg = msg.lines().collect::<Vec<_>>().join(" ");
             eprintln!("tenfold: {msg}");
             ExitCode::from(code)
         }
@@ -228,7 +231,7 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Cmd::Perft(a) => match (&a.suite, a.depth) {
             (Some(file), _) => perft_suite(c, &a, file),
             (None, Some(depth)) => {
-                let how = perft::Counting::new(a.threads.max(1), a.hash)?;
+                let how = perft::Counting::new(threads(a.threads)?, a.hash)?;
                 let bar = perft::progress::CountBar::new(!c.json);
                 let tick = |d, t, n| bar.update(d, t, n);
                 let on = bar.active().then_some(&tick as perft::Progress);
@@ -297,7 +300,7 @@ fn perft_suite(c: &Common, a: &PerftArgs, file: &str) -> Result<(), Fail> {
         variant: c.variant.clone(),
         variant_from_file: c.variant_file.is_some(),
         max_depth: a.max_depth.unwrap_or(u32::MAX),
-        counting: perft::Counting::new(a.threads.max(1), a.hash)?,
+        counting: perft::Counting::new(threads(a.threads)?, a.hash)?,
     };
     let r = suite::run_suite(&lines, file, &run, |line| match &bar {
         Some(b) => {
@@ -315,31 +318,31 @@ fn perft_suite(c: &Common, a: &PerftArgs, file: &str) -> Result<(), Fail> {
     }
 }
 
+/// A worker thread count (0 meaning 1) the machine can run, else a usage error.
+fn threads(n: usize) -> Result<usize, Fail> {
+    Ok(search::smp::check_threads(n.max(1))?)
+}
+
 fn search(c: &Common, a: &SearchArgs) -> Result<(), Fail> {
     let limits = search::report::limits(a.depth, a.movetime, a.nodes, a.threads, a.hash)?;
+    search::smp::check_threads(a.threads)?;
     let pos = position(c)?;
-    let engine = Engine::try_new(a.threads, a.hash).map_err(|e| Fail(1, e.to_string()))?;
+    let engine = Engine::try_new(a.threads, a.hash)?;
     let json = c.json;
     let r = engine.search(
         &pos,
         limits,
         Box::new(move |ev| {
             if let (Event::Info(i), false) = (ev, json) {
-                println!("{}", search::report::info_line(i));
+                out!("{}", search::report::info_line(i));
             }
         }),
     );
-    let outcome = search::report::Outcome::new(&pos, r);
-    print_plain(c, &outcome);
-    Ok(())
-}
-
-/// Like [`show`], through `print!`, as `search` and `bench` always have.
-fn print_plain(c: &Common, r: &impl Report) {
-    if c.json {
-        println!("{}", r.to_json());
-    } else {
-        print!("{}", r.text());
+    let error = r.error.clone();
+    show(c, &search::report::Outcome::new(&pos, r))?;
+    match error {
+        Some(e) => Err(Fail(1, e)),
+        None => Ok(()),
     }
 }
 
@@ -347,6 +350,7 @@ fn bench(c: &Common, a: &BenchArgs) -> Result<(), Fail> {
     if a.threads == 0 || a.hash == 0 || a.depth == 0 {
         return Err(usage("--depth, --threads and --hash must be at least 1"));
     }
+    threads(a.threads)?;
     // Every built-in unless a variant was named.
     let list = if c.variant_typed {
         vec![variant(c)?]
@@ -355,12 +359,15 @@ fn bench(c: &Common, a: &BenchArgs) -> Result<(), Fail> {
     };
     let r = bench::run(&list, a.depth, a.threads, a.hash, |l| {
         if !c.json {
-            println!("{}", l.text());
+            out!("{}", l.text());
         }
     })
-    .map_err(|e| Fail(1, e.to_string()))?;
-    print_plain(c, &r);
-    Ok(())
+    .map_err(|e| match e {
+        // A table size is what the user typed; a bench FEN that fails is a broken table.
+        bench::BenchError::Hash(_) => usage(e),
+        bench::BenchError::Position { .. } => Fail(1, e.to_string()),
+    })?;
+    show(c, &r)
 }
 
 fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {

@@ -30,7 +30,7 @@ pub const TABLES: &[(&str, &str)] = &[
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// No built-in or loaded variant has that name.
-    #[error("unknown variant \"{0}\" (known: {1})")]
+    #[error("unknown variant {0:?} (known: {1})")]
     Unknown(String, String),
     /// The table is broken.
     #[error(transparent)]
@@ -124,7 +124,7 @@ pub fn get(name: &str) -> Result<Arc<Variant>, LoadError> {
 /// Loads a user's variant file; its variant can afterwards be named like a built-in,
 /// and later files may extend it.
 pub fn load_file(path: &str) -> Result<Arc<Variant>, LoadError> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::core::input::read_text(path, crate::core::input::MAX_TABLE_BYTES)
         .map_err(|e| LoadError::Io(path.to_string(), e.to_string()))?;
     load_text(&text, path)
 }

@@ -121,7 +121,9 @@ impl TranspositionTable {
     /// A table of about `mb` megabytes, or an error if the memory cannot be had.
     pub fn try_new(mb: usize) -> Result<TranspositionTable, HashError> {
         let bytes_per_bucket = BUCKET * (16 + 4);
-        let buckets = ((mb.max(1) << 20) / bytes_per_bucket).max(1);
+        // A size whose byte count does not fit a `usize` is refused, not wrapped.
+        let bytes = mb.max(1).checked_mul(1 << 20).ok_or(HashError(mb))?;
+        let buckets = (bytes / bytes_per_bucket).max(1);
         let fail = |_| HashError(mb);
         let mut words = Vec::new();
         words

@@ -259,3 +259,143 @@ fn bench_prints_the_node_signature_last_and_json_shaped() {
     assert_eq!(j["nodes"].as_u64().unwrap().to_string(), words[0]);
     assert!(j["ms"].is_number() && j["nps"].is_number());
 }
+
+/// Runs tenfold with `input` on stdin.
+fn tenfold_with_input(args: &[&str], input: &[u8]) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tenfold"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tenfold");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn search_movetime_100_answers_within_half_a_second_in_a_crowded_position() {
+    let fen = "BnRRBnQR/P1NnNQ1R/Bkp2Nqq/NrRbQNb1/b2ppNBB/rpQnNPPK/p1qP3B/nnqb1BQN w - - 0 1";
+    let t0 = std::time::Instant::now();
+    let (code, out, err) = tenfold(&["search", "--movetime", "100", "--fen", fen]);
+    let dt = t0.elapsed();
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines().last().unwrap().starts_with("bestmove "),
+        "{out}"
+    );
+    assert!(dt < std::time::Duration::from_millis(500), "took {dt:?}");
+}
+
+#[test]
+fn thread_counts_past_the_machine_are_usage_errors() {
+    for args in [
+        &["perft", "--depth", "3", "--threads", "10000"][..],
+        &["search", "--depth", "1", "--threads", "10000"][..],
+        &["bench", "--threads", "10000"][..],
+    ] {
+        let (code, _, err) = tenfold(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("threads") && err.lines().count() == 1, "{err}");
+    }
+}
+
+#[test]
+fn a_hash_size_that_cannot_be_represented_is_a_usage_error() {
+    let (code, _, err) = tenfold(&["search", "--depth", "1", "--hash", "17592186044416"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("hash"), "{err}");
+}
+
+#[test]
+fn a_closed_pipe_ends_search_and_bench_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    for args in [&["search", "--depth", "30"][..], &["bench"][..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tenfold"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        // The reader is gone (as with `| head -1`): the next write must not panic.
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn errors_quoting_a_multi_line_fen_stay_on_one_line() {
+    let (code, _, err) = tenfold(&["fen", "--fen", "8/8\n/8 w"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("\\n"), "{err}");
+}
+
+#[test]
+fn a_fen_starting_with_a_hyphen_is_a_fen_not_an_option() {
+    let (code, _, err) = tenfold(&["fen", "--fen", "- w - - 0 1"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("tenfold: bad FEN"), "{err}");
+    assert!(!err.contains("Usage"), "{err}");
+}
+
+#[test]
+fn a_non_utf8_line_is_answered_and_the_session_goes_on() {
+    for cmd in ["uci", "xboard"] {
+        let (code, out, _) = tenfold_with_input(&[cmd], b"\xff\xfe\nping 7\nisready\nquit\n");
+        assert_eq!(code, 0, "{cmd}: {out}");
+        let answered = if cmd == "uci" { "readyok" } else { "pong 7" };
+        assert!(out.lines().any(|l| l == answered), "{cmd}: {out}");
+        assert!(out.lines().any(|l| l.contains("rror")), "{cmd}: {out}");
+    }
+}
+
+#[test]
+fn end_of_input_stops_a_long_search_and_still_prints_its_move() {
+    let t0 = std::time::Instant::now();
+    let (code, out, _) = tenfold_with_input(&["uci"], b"position startpos\ngo depth 60\n");
+    assert_eq!(code, 0);
+    assert!(out.lines().any(|l| l.starts_with("bestmove ")), "{out}");
+    assert!(t0.elapsed() < std::time::Duration::from_secs(5));
+}
+
+#[test]
+fn an_endless_variant_path_is_refused_and_the_session_goes_on() {
+    let (code, out, _) = tenfold_with_input(
+        &["uci"],
+        b"setoption name VariantPath value /dev/zero\nisready\nquit\n",
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("info string error") && out.contains("larger than"),
+        "{out}"
+    );
+    assert!(out.lines().any(|l| l == "readyok"), "{out}");
+}
+
+#[test]
+fn a_castling_right_needs_a_rook_on_the_rooks_square() {
+    let (code, _, err) = tenfold(&[
+        "fen",
+        "--fen",
+        "4k3/8/8/8/8/8/8/4K2N w K - 0 1",
+        "--moves",
+        "e1g1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("illegal move \"e1g1\""), "{err}");
+}

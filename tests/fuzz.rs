@@ -576,7 +576,9 @@ fn random_start(rng: &mut Rng, files: i64, ranks: i64, letters: &[char], kings: 
     )
 }
 
-/// Plays a random game of up to `plies` moves, then takes them all back.
+/// Plays a random game of up to `plies` moves, checking the position's invariants after
+/// each (key, planes, FEN round trip) and after every legal move at the end, then takes
+/// them all back.
 fn random_playout(rng: &mut Rng, pos: &mut Position, plies: usize) {
     let key = pos.key();
     let mut made = 0;
@@ -590,7 +592,12 @@ fn random_playout(rng: &mut Rng, pos: &mut Position, plies: usize) {
         let _ = pos.move_to_string(m);
         pos.make_move(m);
         made += 1;
+        if let Err(e) = pos.check_invariants() {
+            panic!("after {}: {e}", pos.fen());
+        }
     }
+    // Every legal move of the last position keeps it sound too.
+    tenfold::fuzz::exercise(pos);
     for _ in 0..made {
         pos.unmake_move();
     }
@@ -598,7 +605,7 @@ fn random_playout(rng: &mut Rng, pos: &mut Position, plies: usize) {
 }
 
 #[test]
-fn random_variant_values_never_panic() {
+fn random_variants_never_panic_and_every_move_keeps_the_position_sound() {
     let base: toml::Table = toml::from_str(include_str!("../tables/chess.toml")).unwrap();
     let movements = [
         "K",
@@ -795,4 +802,251 @@ fn random_variant_values_never_panic() {
         compiled > 200 && refused > 200,
         "{compiled} compiled, {refused} refused"
     );
+}
+
+// ---------------------------------------------------------------------------------
+// The library's fuzz targets (`tenfold::fuzz`, also run by `fuzz/` under libFuzzer) on
+// seeded mutations of small corpora: together at least 10^5 cases, none may panic.
+
+/// Cases per target; the cheap surfaces take the bulk, a protocol session costs a
+/// table allocation and a search thread.
+const CASES: [(&str, usize); 6] = [
+    ("fen", 50_000),
+    ("moves", 6_000),
+    ("variant_table", 6_000),
+    ("uci_lines", 2_000),
+    ("xboard_lines", 2_000),
+    ("pgn", 40_000),
+];
+
+fn cases(target: &str) -> usize {
+    let n = CASES.iter().find(|(t, _)| *t == target).unwrap().1;
+    rounds(n)
+}
+
+/// Bytes for a built-in game picked by its index, then `text`.
+fn for_game(game: usize, text: &str) -> Vec<u8> {
+    let mut d = vec![game as u8];
+    d.extend_from_slice(text.as_bytes());
+    d
+}
+
+/// Mutates `seed` a few times over: characters, then (for line-based input) whole lines.
+fn mutate_text(rng: &mut Rng, seed: &str, alphabet: &[char]) -> String {
+    let mut s = seed.to_string();
+    for _ in 0..1 + rng.below(3) {
+        if s.contains('\n') && rng.below(2) == 0 {
+            let mut lines: Vec<&str> = s.lines().collect();
+            let i = rng.below(lines.len());
+            match rng.below(3) {
+                0 => {
+                    lines.remove(i);
+                }
+                1 => lines.insert(rng.below(lines.len() + 1), lines[i]),
+                _ => {
+                    let j = rng.below(lines.len());
+                    lines.swap(i, j);
+                }
+            }
+            s = lines.join("\n");
+        } else {
+            s = mutate_chars(rng, &s, alphabet);
+        }
+    }
+    s
+}
+
+/// Runs `target` on `cases(name)` mutations of the corpus; reports every panic.
+fn run_target(name: &str, seed: u64, corpus: &[Vec<u8>], alphabet: &[char]) {
+    let target = tenfold::fuzz::TARGETS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap()
+        .1;
+    let mut rng = seeded(seed);
+    let mut failures = Vec::new();
+    let t0 = std::time::Instant::now();
+    for _ in 0..cases(name) {
+        let base = rng.pick(corpus);
+        // The first byte of a game's input picks the game: keep it, mutate the text.
+        let (head, text) = match name {
+            "fen" | "moves" => (base[..1].to_vec(), &base[1..]),
+            _ => (Vec::new(), &base[..]),
+        };
+        let text = String::from_utf8_lossy(text);
+        let mut data = head;
+        data.extend_from_slice(mutate_text(&mut rng, &text, alphabet).as_bytes());
+        if rng.below(50) == 0 {
+            // Now and then bytes that are not UTF-8 at all.
+            let i = rng.below(data.len() + 1);
+            data.insert(i, 0xff);
+        }
+        let shown = String::from_utf8_lossy(&data).into_owned();
+        no_panic(name, &shown, || target(&data), &mut failures);
+    }
+    eprintln!("{name}: {} cases in {:?}", cases(name), t0.elapsed());
+    report(&failures);
+}
+
+const FEN_ALPHABET: [char; 24] = [
+    'p', 'P', 'k', 'K', 'q', 'Q', 'r', 'R', 'n', 'N', '1', '2', '8', '0', '/', ' ', '-', '[', ']',
+    'w', 'b', 'e', '3', '6',
+];
+const TEXT_ALPHABET: [char; 20] = [
+    'a', 'e', 'g', '1', '2', '4', '9', ' ', '\n', '"', '=', '[', ']', '{', '}', '(', ')', '@', '-',
+    '.',
+];
+
+/// Start positions and positions a few random plies on, of every built-in.
+fn game_positions(rng: &mut Rng) -> Vec<(usize, Position)> {
+    let mut out = Vec::new();
+    for (i, name) in registry::names().iter().enumerate().take(10) {
+        let v = registry::get(name).unwrap();
+        let mut p = Position::startpos(&v);
+        out.push((i, p.clone()));
+        for _ in 0..3 {
+            for _ in 0..6 {
+                let mut list = MoveList::new();
+                p.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                p.make_move(list.as_slice()[rng.below(list.len())]);
+            }
+            out.push((i, p.clone()));
+        }
+    }
+    out
+}
+
+/// The game index `tenfold::fuzz` gives `name` (the order of its built-in list).
+fn fuzz_index(name: &str) -> usize {
+    [
+        "chess",
+        "capablanca",
+        "embassy",
+        "janus",
+        "shako",
+        "grand",
+        "archmage",
+        "wildeurasian",
+        "augsburg",
+        "combined-arms",
+    ]
+    .iter()
+    .position(|n| *n == name)
+    .unwrap_or(0)
+}
+
+#[test]
+fn seeded_fen_cases_never_panic_nor_break_a_position() {
+    let mut rng = seeded(101);
+    let corpus: Vec<Vec<u8>> = game_positions(&mut rng)
+        .into_iter()
+        .map(|(_, p)| for_game(fuzz_index(&p.variant().name), &p.fen()))
+        .collect();
+    run_target("fen", 101, &corpus, &FEN_ALPHABET);
+}
+
+#[test]
+fn seeded_move_lists_never_panic_nor_break_a_position() {
+    let mut rng = seeded(102);
+    let mut corpus = Vec::new();
+    for (_, p) in game_positions(&mut rng) {
+        let game = fuzz_index(&p.variant().name);
+        let start = Position::startpos(p.variant());
+        // The moves from the start that reach `p`, as text, when they can be replayed.
+        let mut texts = Vec::new();
+        let mut q = start.clone();
+        let mut list = MoveList::new();
+        for _ in 0..12 {
+            q.legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            let m = list.as_slice()[rng.below(list.len())];
+            texts.push(q.move_to_string(m));
+            q.make_move(m);
+        }
+        corpus.push(for_game(game, &texts.join(" ")));
+        p.legal_moves(&mut list);
+        let all: Vec<String> = list.iter().map(|&m| p.move_to_string(m)).collect();
+        corpus.push(for_game(game, &all.join(" ")));
+    }
+    run_target("moves", 102, &corpus, &TEXT_ALPHABET);
+}
+
+#[test]
+fn seeded_variant_tables_never_panic_nor_start_broken() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tables");
+    let mut corpus: Vec<Vec<u8>> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            (p.extension()? == "toml").then(|| std::fs::read(p).unwrap())
+        })
+        .collect();
+    for f in ["mini.toml", "chess-plus.toml", "tenten.toml"] {
+        let p = format!("{}/tests/data/{f}", env!("CARGO_MANIFEST_DIR"));
+        corpus.push(std::fs::read(p).unwrap());
+    }
+    run_target("variant_table", 103, &corpus, &TEXT_ALPHABET);
+}
+
+#[test]
+fn seeded_uci_sessions_never_panic() {
+    let corpus: Vec<Vec<u8>> = [
+        "uci\nisready\nucinewgame\nposition startpos moves e2e4 e7e5\ngo depth 2\nisready\nquit",
+        "setoption name UCI_Variant value shako\nposition startpos\ngo nodes 200\nstop\nd",
+        "setoption name UCI_Variant value combined-arms\nposition startpos\ngo movetime 5\nd",
+        "position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1 moves e1g1\ngo depth 1 searchmoves h1h8",
+        "setoption name UCI_Variant value archmage\ngo wtime 100 btime 100 winc 1 binc 1\nstop",
+        "go infinite\nstop\ngo mate 2\nponderhit\nstop\nsetoption name Clear Hash",
+        "setoption name VariantPath value tests/data/mini.toml\nsetoption name UCI_Variant value mini\ngo depth 3",
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    run_target("uci_lines", 104, &corpus, &TEXT_ALPHABET);
+}
+
+#[test]
+fn seeded_xboard_sessions_never_panic() {
+    let corpus: Vec<Vec<u8>> = [
+        "xboard\nprotover 2\nnew\nforce\nusermove e2e4\nusermove e7e5\nsd 2\ngo\nping 1",
+        "xboard\nnew\nvariant capablanca\nst 1\nsd 1\nusermove e2e4\nundo\nremove\npost\nping 2",
+        "xboard\nsetboard 4k3/8/8/8/8/8/8/4K2R w K - 0 1\nsd 2\ngo\nresult 1-0 {x}",
+        "xboard\nnew\nvariant grand\nlevel 40 5 0\ntime 3000\notim 3000\nsd 1\ngo\nnps 100\n?",
+        "xboard\nnew\nvariant wildeurasian\nforce\nedit\n#\nPe2\n.\nsd 1\ngo",
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    run_target("xboard_lines", 105, &corpus, &TEXT_ALPHABET);
+}
+
+#[test]
+fn seeded_pgn_files_never_panic() {
+    let corpus: Vec<Vec<u8>> = [
+        "[Event \"x\"]\n[Variant \"chess\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
+        "[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n[SetUp \"1\"]\n\n1. e1g1 {castles} (1. Kd1) *\n",
+        "[Variant \"shako\"]\n\n1. e3e4 ; comment\n e8e7 2. c2c4 $1 1/2-1/2\n\n[Event \"y\"]\n\n*\n",
+        "1. e2e4 e7e5 2. g1f3 b8c6 3. f1b5 a7a6 {long {nested} comment\n 4. b5a4 *",
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    run_target("pgn", 106, &corpus, &TEXT_ALPHABET);
+}
+
+#[test]
+fn the_seeded_targets_run_at_least_100000_cases_over_every_surface() {
+    let total: usize = CASES.iter().map(|(_, n)| n).sum();
+    assert!(total >= 100_000, "{total} cases");
+    for (name, _) in tenfold::fuzz::TARGETS {
+        assert!(
+            CASES.iter().any(|(t, _)| *t == name),
+            "{name} has no budget"
+        );
+    }
 }

@@ -465,13 +465,67 @@ fn the_first_command_picks_the_protocol() {
 }
 
 #[test]
-fn end_of_input_lets_a_bounded_search_finish() {
+fn end_of_input_stops_the_search_and_still_answers_bestmove() {
     let mut s = Session::uci();
     s.send("position startpos");
-    s.send("go depth 3");
+    s.send("go depth 60");
+    let t0 = Instant::now();
     s.tx.send(Msg::Eof).unwrap();
     s.expect("bestmove ");
     s.thread.take().unwrap().join().unwrap();
+    assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
+}
+
+#[test]
+fn a_go_depth_past_32_bits_is_an_error_not_depth_one() {
+    let mut s = Session::uci();
+    s.send("go depth 4294967296");
+    s.expect("info string error go depth 4294967296 is out of range");
+    s.send("stop");
+    s.expect("bestmove ");
+    s.quit("quit");
+}
+
+#[test]
+fn uci_stop_in_a_crowded_position_is_answered_within_50_ms() {
+    let mut s = Session::uci();
+    s.send("setoption name UCI_Variant value combined-arms");
+    s.send("position fen PQ3R1p/1qp1Q2B/2b2RpB/1Qk1p3/2qB1N1q/2pqqrr1/5Br1/7K b - - 37 64");
+    // The best of three: one stop may wait for a core the machine gives elsewhere.
+    let mut times = Vec::new();
+    for _ in 0..3 {
+        s.send("isready");
+        s.expect("readyok");
+        s.send("go infinite");
+        std::thread::sleep(Duration::from_millis(100));
+        let t0 = Instant::now();
+        s.send("stop");
+        s.expect("bestmove ");
+        times.push(t0.elapsed());
+    }
+    let best = times.iter().min().unwrap();
+    assert!(*best < Duration::from_millis(50), "stops took {times:?}");
+    assert!(
+        times.iter().all(|t| *t < Duration::from_millis(250)),
+        "{times:?}"
+    );
+    s.quit("quit");
+}
+
+#[test]
+fn uci_threads_past_the_machine_are_refused() {
+    let mut s = Session::uci();
+    s.send("setoption name Threads value 10000");
+    s.expect("info string error Threads: 10000 threads is more than this machine runs");
+    s.quit("quit");
+}
+
+#[test]
+fn a_line_of_bytes_that_are_not_utf8_is_read_as_a_bad_line_not_the_end() {
+    let mut input: &[u8] = b"uci\n\xff\r\nisready\n";
+    let lines: Vec<String> =
+        std::iter::from_fn(|| tenfold::protocol::read_line_lossy(&mut input)).collect();
+    assert_eq!(lines, ["uci", "\u{fffd}", "isready"]);
 }
 
 /// CECP counts ranks from 0 on boards with exactly 10 ranks: Grand's `c3c5` is `c2c4`

@@ -324,3 +324,105 @@ fn every_built_in_searches_its_bench_positions_without_blowing_up() {
         }
     }
 }
+
+/// A crowded position where quiescence alone runs for minutes (issue 20): perft 3 takes
+/// milliseconds, but the captures never run out.
+const CROWDED: &str =
+    "BnRRBnQR/P1NnNQ1R/Bkp2Nqq/NrRbQNb1/b2ppNBB/rpQnNPPK/p1qP3B/nnqb1BQN w - - 0 1";
+/// The same in Combined Arms (issue 20: `bestmove` 13.5 s after `go movetime 100`).
+const CROWDED_ARMS: &str = "PQ3R1p/1qp1Q2B/2b2RpB/1Qk1p3/2qB1N1q/2pqqrr1/5Br1/7K b - - 37 64";
+
+#[test]
+fn a_movetime_of_100_ms_is_kept_inside_depth_one() {
+    let _turn = serial();
+    for (variant, fen) in [("chess", CROWDED), ("combined-arms", CROWDED_ARMS)] {
+        let pos = Position::from_fen(&registry::get(variant).unwrap(), fen).unwrap();
+        let t0 = Instant::now();
+        let l = Limits {
+            movetime: Some(100),
+            ..Limits::default()
+        };
+        let r = search(&pos, l, 1);
+        let dt = t0.elapsed();
+        assert!(dt < Duration::from_millis(500), "{variant}: took {dt:?}");
+        let best = r.best.expect("a legal move is always played");
+        assert!(pos.parse_move(&pos.move_to_string(best)).is_ok());
+    }
+}
+
+#[test]
+fn stop_inside_depth_one_is_answered_within_50_ms() {
+    let _turn = serial();
+    let pos = Position::from_fen(&registry::get("combined-arms").unwrap(), CROWDED_ARMS).unwrap();
+    // The best of three: one stop may wait for a core the machine gives elsewhere.
+    let mut times = Vec::new();
+    for _ in 0..3 {
+        let engine = Engine::new(1, 16);
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let h = engine.start(&pos, limits, Box::new(|_| {}));
+        std::thread::sleep(Duration::from_millis(100));
+        let t0 = Instant::now();
+        h.stop();
+        let r = h.join();
+        times.push(t0.elapsed());
+        assert!(r.best.is_some());
+    }
+    let best = times.iter().min().unwrap();
+    assert!(*best < Duration::from_millis(50), "stops took {times:?}");
+    assert!(
+        times.iter().all(|t| *t < Duration::from_millis(250)),
+        "{times:?}"
+    );
+}
+
+#[test]
+fn a_one_node_search_returns_in_a_game_without_royals() {
+    let _turn = serial();
+    let table =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mini.toml"))
+            .unwrap()
+            .replace("name = \"mini\"", "name = \"mini-no-royals\"")
+            .replace("royal = true", "royal = false");
+    let v = registry::load_text(&table, "mini-no-royals.toml").unwrap();
+    let pos = Position::startpos(&v);
+    let l = Limits {
+        nodes: Some(1),
+        ..Limits::default()
+    };
+    let t0 = Instant::now();
+    let r = search(&pos, l, 1);
+    assert!(t0.elapsed() < Duration::from_secs(1));
+    assert!(r.best.is_some());
+    assert!(r.nodes <= 2, "{} nodes", r.nodes);
+}
+
+#[test]
+fn a_panicking_search_thread_still_answers_with_a_move_and_the_error() {
+    let _turn = serial();
+    let pos = chess("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    for threads in [1, 2] {
+        let done = Arc::new(Mutex::new(None));
+        let seen = Arc::clone(&done);
+        // The listener runs on the search thread: its panic is a search thread's panic.
+        let listener = Box::new(move |ev: tenfold::search::Event| match ev {
+            tenfold::search::Event::Info(_) => panic!("listener fault"),
+            tenfold::search::Event::Done(r) => *seen.lock().unwrap() = Some(r.clone()),
+        });
+        let r = Engine::new(threads, 16).search(&pos, Limits::depth(3), listener);
+        let told = done.lock().unwrap().clone().expect("Done was reported");
+        for r in [r, told] {
+            assert!(r.best.is_some(), "a move is still played");
+            let e = r.error.expect("the panic is reported");
+            assert!(e.contains("listener fault"), "{e}");
+        }
+    }
+}
+
+#[test]
+fn a_hash_size_whose_bytes_overflow_is_refused() {
+    assert!(TranspositionTable::try_new(1 << 44).is_err());
+    assert!(Engine::try_new(1, usize::MAX).is_err());
+}

@@ -96,19 +96,29 @@ pub fn read_placement(
         }
     }
     if let Some(h) = hand_text {
-        let mut count = 0u32;
+        // The count written before a letter, if any (none means one).
+        let mut count: Option<u32> = None;
         for ch in h.chars() {
             if let Some(d) = ch.to_digit(10) {
-                count = count.saturating_mul(10).saturating_add(d);
+                count = Some(count.unwrap_or(0).saturating_mul(10).saturating_add(d));
                 continue;
             }
             if ch == '-' {
                 continue;
             }
             let t = letter(ch).ok_or_else(|| fail(format!("hand: unknown piece letter '{ch}'")))?;
+            if count == Some(0) {
+                return Err(fail(format!("hand: a count of 0 before '{ch}'")));
+            }
             // A hand holds at most 255 of a type; larger counts saturate.
-            out.hand.push((color_of(ch), t, count.clamp(1, 255) as u8));
-            count = 0;
+            out.hand
+                .push((color_of(ch), t, count.unwrap_or(1).min(255) as u8));
+            count = None;
+        }
+        if count.is_some() {
+            return Err(fail(
+                "hand: a count with no piece letter after it".to_string(),
+            ));
         }
     }
     Ok((out, used))

@@ -2,5 +2,6 @@
 
 pub mod fen;
 pub mod geometry;
+pub mod input;
 pub mod moves;
 pub mod zobrist;

@@ -59,10 +59,15 @@ impl Position {
             return;
         }
         for to in dest {
+            // Only a straight multi-step forward along the file skips squares en
+            // passant can take: the FEN field names the square behind a pawn that went
+            // straight ahead (C5); a sideways, slanting or backward long move leaves none.
             let kind = if def.pawn
                 && v.en_passant
                 && self.board[to.idx()].is_none()
                 && v.board.distance(from, to) >= 2
+                && v.board.file_of(from) == v.board.file_of(to)
+                && (v.board.rank_of(to) > v.board.rank_of(from)) == (self.side == Color::White)
             {
                 MoveKind::DoubleStep
             } else {

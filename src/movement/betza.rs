@@ -34,7 +34,7 @@ use ahash::AHashMap as HashMap;
 
 /// A Betza string that could not be parsed: the text, 1-based character position, reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("betza \"{text}\" at character {pos}: {msg}")]
+#[error("betza {text:?} at character {pos}: {msg}")]
 pub struct BetzaError {
     /// The whole Betza string being parsed.
     pub text: String,

@@ -33,7 +33,7 @@ use ahash::AHashMap as HashMap;
 
 /// A taxonomy name that could not be used: the name as given and the reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("taxonomy name \"{name}\": {msg}")]
+#[error("taxonomy name {name:?}: {msg}")]
 pub struct TaxonomyError {
     /// The whole name being parsed.
     pub name: String,

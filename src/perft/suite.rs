@@ -190,7 +190,7 @@ pub enum SuiteError {
         /// The file.
         path: String,
         /// Why it cannot be read.
-        source: std::io::Error,
+        source: crate::core::input::ReadError,
     },
     /// The suite file is malformed.
     #[error(transparent)]
@@ -210,10 +210,12 @@ pub enum SuiteError {
 
 /// Reads and parses a suite file.
 pub fn read_suite(path: &str) -> Result<Vec<SuiteLine>, SuiteError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SuiteError::Read {
-        path: path.to_string(),
-        source,
-    })?;
+    let text = crate::core::input::read_text(path, crate::core::input::MAX_LIST_BYTES).map_err(
+        |source| SuiteError::Read {
+            path: path.to_string(),
+            source,
+        },
+    )?;
     Ok(parse_suite(&text, path)?)
 }
 

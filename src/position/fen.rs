@@ -2,6 +2,7 @@
 //! pieces in hand in `[...]` after the placement.
 
 use crate::core::fen::read_placement;
+use crate::core::geometry::Bitboard;
 use crate::core::moves::{Color, Piece, PieceType};
 use crate::position::Position;
 use crate::variant::Variant;
@@ -9,7 +10,7 @@ use std::sync::Arc;
 
 /// Why a FEN was refused; the message names the field and the offending text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad FEN \"{fen}\": {msg}")]
+#[error("bad FEN {fen:?}: {msg}")]
 pub struct FenError {
     /// The FEN as given.
     pub fen: String,
@@ -37,7 +38,17 @@ impl Position {
         for &(sq, t, c) in &placement.pieces {
             pos.put(Piece::new(t, c), sq);
         }
+        if !placement.hand.is_empty() && !v.uses_hands() {
+            // A hand the game cannot use would be invisible in its FEN yet counted.
+            return Err(fail(format!("{} has no pieces in hand", v.name)));
+        }
         for &(c, t, n) in &placement.hand {
+            if v.royal_mask >> t & 1 != 0 {
+                return Err(fail(format!(
+                    "hand: '{}' is royal and cannot be in hand",
+                    pos.letter(Piece::new(t, c))
+                )));
+            }
             pos.add_to_hand(c, t, n as i32);
         }
         let mut fields = fields[used..].iter().copied();
@@ -59,16 +70,24 @@ impl Position {
             let sq = bd
                 .parse_square(ep)
                 .ok_or_else(|| fail(format!("en passant square \"{ep}\" is not on the board")))?;
-            // The victim stands one step beyond the skipped square, seen from the mover.
+            // The victim stands beyond the skipped squares, seen from the mover: walk
+            // from the named square over empty squares to it (a multi-step of more than
+            // two skips them all).
             let dy = if pos.side == Color::White { -1 } else { 1 };
-            if let Some(victim) = bd.offset(sq, 0, dy) {
+            let mut skipped = Bitboard::EMPTY;
+            let mut at = Some(sq);
+            while let Some(s) = at.filter(|s| pos.board[s.idx()].is_none()) {
+                skipped.set(s);
+                at = bd.offset(s, 0, dy);
+            }
+            if let Some(victim) = at {
                 let p = pos.board[victim.idx()];
-                if !p.is_none()
+                if skipped.any()
+                    && !p.is_none()
                     && p.color() != pos.side
                     && v.pawn_mask >> p.kind() & 1 != 0
-                    && pos.board[sq.idx()].is_none()
                 {
-                    pos.ep = sq.bb();
+                    pos.ep = skipped;
                     pos.ep_victim = victim;
                 }
             }
@@ -210,7 +229,14 @@ impl Position {
         s.push_str(if cs.is_empty() { "-" } else { &cs });
         s.push(' ');
         if self.ep.any() {
-            s.push_str(&bd.square_name(self.ep.lsb()));
+            // The skipped square nearest the mover's start: the reader walks from it
+            // to the pawn, so a longer multi-step's squares all come back.
+            let first = if self.side == Color::Black {
+                self.ep.lsb()
+            } else {
+                self.ep.msb()
+            };
+            s.push_str(&bd.square_name(first));
         } else {
             s.push('-');
         }
@@ -265,12 +291,17 @@ fn parse_castling(pos: &Position, field: &str) -> Result<u8, String> {
         let c = if i < 2 { Color::White } else { Color::Black };
         let king = pos.board[r.king_from.idx()];
         let rook = pos.board[r.rook_from.idx()];
+        // A right needs the very pieces that castle: the types the start position has
+        // on these squares (a knight on the rook's square must not castle), or without
+        // them any royal and non-royal piece.
         let ok = !king.is_none()
             && king.color() == c
             && pos.v.royal_mask >> king.kind() & 1 != 0
             && !rook.is_none()
             && rook.color() == c
-            && pos.v.royal_mask >> rook.kind() & 1 == 0;
+            && pos.v.royal_mask >> rook.kind() & 1 == 0
+            && r.pieces
+                .is_none_or(|(k, rk)| king.kind() == k && rook.kind() == rk);
         if ok {
             valid |= 1 << i;
         }
@@ -347,8 +378,9 @@ fn parse_zone_castling(
 }
 
 impl Variant {
-    /// True when FEN shows hands for this game.
+    /// True when this game has hands, so that its FEN shows them.
     pub fn uses_hands(&self) -> bool {
-        self.start_fen.contains('[')
+        // Drops need a hand even when the game starts with it empty.
+        self.start_fen.contains('[') || self.drops.is_some()
     }
 }

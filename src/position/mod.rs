@@ -2,6 +2,7 @@
 //! with make/unmake. Move generation lives in `movegen`, FEN in `fen`.
 
 pub mod fen;
+pub mod invariants;
 pub mod notation;
 pub mod san;
 
@@ -420,8 +421,17 @@ impl Position {
                         p = Piece::new(t, us);
                     }
                     self.put(p, to);
-                    if kind == MoveKind::DoubleStep {
-                        self.ep = en_passant::between(&self.v.board, from, to);
+                    // A multi-step that promotes lands a piece en passant cannot take.
+                    if kind == MoveKind::DoubleStep && pawn_mask >> p.kind() & 1 != 0 {
+                        // A pawn that leaps over a piece did not pass through the squares
+                        // it skipped: none can be taken en passant (an occupied one would
+                        // be captured onto, deleting what stands there).
+                        let skipped = en_passant::between(&self.v.board, from, to);
+                        self.ep = if (skipped & self.occupied()).any() {
+                            Bitboard::EMPTY
+                        } else {
+                            skipped
+                        };
                         self.ep_victim = to;
                     }
                 }

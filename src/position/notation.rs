@@ -7,10 +7,10 @@ use crate::position::Position;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     /// The text is not a move in this game's notation.
-    #[error("\"{0}\" is not a move in {1} notation (expected e.g. e2e4, e7e8q, D@e5)")]
+    #[error("{0:?} is not a move in {1} notation (expected e.g. e2e4, e7e8q, D@e5)")]
     Unparsable(String, String),
     /// A well-formed move that is not legal here.
-    #[error("illegal move \"{0}\" in position {1}")]
+    #[error("illegal move {0:?} in position {1}")]
     Illegal(String, String),
 }
 

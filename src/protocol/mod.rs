@@ -48,6 +48,46 @@ pub fn queue() -> (Sender<Msg>, Receiver<Msg>) {
     channel()
 }
 
+/// Longest input line kept; the rest of a longer line is dropped (no command is near it,
+/// and a line without end must not grow until memory runs out).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Reads one line as bytes (a stray non-UTF-8 byte must not end a session the way
+/// `read_line`'s error would): `None` at the end of input, else the line without its end,
+/// invalid UTF-8 replaced by U+FFFD so that the loop answers it as a bad command.
+pub fn read_line_lossy(r: &mut impl BufRead) -> Option<String> {
+    let mut line = Vec::new();
+    let mut any = false;
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        if buf.is_empty() {
+            break;
+        }
+        any = true;
+        let (chunk, used, end) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], i + 1, true),
+            None => (buf, buf.len(), false),
+        };
+        let room = MAX_LINE_BYTES.saturating_sub(line.len());
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        r.consume(used);
+        if end {
+            break;
+        }
+    }
+    if !any {
+        return None;
+    }
+    while line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Some(String::from_utf8_lossy(&line).into_owned())
+}
+
 /// Reads stdin line by line into the queue on a thread of its own, after `first`.
 pub fn read_stdin(first: Option<String>, tx: Sender<Msg>) {
     std::thread::spawn(move || {
@@ -58,24 +98,12 @@ pub fn read_stdin(first: Option<String>, tx: Sender<Msg>) {
         }
         let stdin = std::io::stdin();
         let mut lock = stdin.lock();
-        let mut buf = String::new();
-        loop {
-            buf.clear();
-            match lock.read_line(&mut buf) {
-                Ok(0) | Err(_) => {
-                    let _ = tx.send(Msg::Eof);
-                    return;
-                }
-                Ok(_) => {
-                    if tx
-                        .send(Msg::Line(buf.trim_end_matches(['\n', '\r']).to_string()))
-                        .is_err()
-                    {
-                        return;
-                    }
-                }
+        while let Some(line) = read_line_lossy(&mut lock) {
+            if tx.send(Msg::Line(line)).is_err() {
+                return;
             }
         }
+        let _ = tx.send(Msg::Eof);
     });
 }
 
@@ -99,16 +127,13 @@ pub fn detect(first: &str) -> Dialect {
 /// Reads the first non-empty stdin line and runs the protocol it asks for.
 pub fn auto() {
     let stdin = std::io::stdin();
-    let mut first = String::new();
-    loop {
-        first.clear();
-        match stdin.lock().read_line(&mut first) {
-            Ok(0) | Err(_) => return,
-            Ok(_) if first.trim().is_empty() => continue,
-            Ok(_) => break,
+    let first = loop {
+        match read_line_lossy(&mut stdin.lock()) {
+            None => return,
+            Some(l) if l.trim().is_empty() => continue,
+            Some(l) => break l,
         }
-    }
-    let first = first.trim_end_matches(['\n', '\r']).to_string();
+    };
     let (tx, rx) = queue();
     let dialect = detect(&first);
     read_stdin(Some(first), tx.clone());

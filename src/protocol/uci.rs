@@ -7,7 +7,7 @@ use crate::core::moves::Color;
 use crate::position::Position;
 use crate::protocol::{Msg, Out};
 use crate::registry;
-use crate::search::smp::MAX_THREADS;
+use crate::search::smp::{check_threads, max_threads};
 use crate::search::{uci_score, Engine, Event, Limits, SearchHandle};
 use crate::variant::Variant;
 use std::sync::mpsc::{Receiver, Sender};
@@ -26,7 +26,8 @@ struct Uci {
     serial: u64,
 }
 
-/// Runs the loop until `quit` or the end of input (which lets a finite search finish).
+/// Runs the loop until `quit` or the end of input (which stops a running search: its
+/// `bestmove` is still printed).
 pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
     let variant = match registry::get("chess") {
         Ok(v) => v,
@@ -51,16 +52,8 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
                     break;
                 }
             }
-            Msg::Eof => {
-                // Piped input: let a bounded search finish and print its move.
-                if let Some((h, infinite)) = u.search.take() {
-                    if infinite {
-                        h.stop();
-                    }
-                    h.join();
-                }
-                break;
-            }
+            // Nobody is left to send `stop`: a long search would outlive its reader.
+            Msg::Eof => break,
             Msg::Done(..) => {}
         }
     }
@@ -144,8 +137,9 @@ impl Uci {
             combo.join(" ")
         ));
         self.out.line(&format!(
-            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
-            self.engine.threads()
+            "option name Threads type spin default {} min 1 max {}",
+            self.engine.threads(),
+            max_threads()
         ));
         self.out.line(&format!(
             "option name Hash type spin default {} min 1 max 65536",
@@ -168,12 +162,16 @@ impl Uci {
                 }
                 Err(e) => self.error(e),
             },
-            "threads" => match value.parse::<usize>() {
-                Ok(n) if (1..=MAX_THREADS).contains(&n) => {
+            "threads" => match value.parse::<usize>().map(check_threads) {
+                Ok(Ok(n)) => {
                     self.stop();
                     self.engine.set_threads(n);
                 }
-                _ => self.error(format!("Threads wants 1..{MAX_THREADS}, not \"{value}\"")),
+                Ok(Err(e)) => self.error(format!("Threads: {e}")),
+                Err(_) => self.error(format!(
+                    "Threads wants 1..={}, not \"{value}\"",
+                    max_threads()
+                )),
             },
             "hash" => match value.parse::<usize>() {
                 Ok(n) if (1..=65536).contains(&n) => {
@@ -240,16 +238,29 @@ impl Uci {
         while i < parts.len() {
             let n = num(i);
             let u = n.map(|x| x.max(0) as u64);
+            // Plies and move counts are 32-bit: a larger number is refused, not wrapped.
+            let counts = matches!(parts[i], "depth" | "movestogo" | "mate");
+            let small = u.filter(|_| counts).map(u32::try_from).transpose();
+            let Ok(small) = small else {
+                self.error(format!(
+                    "go {} {} is out of range (at most {})",
+                    parts[i],
+                    parts[i + 1],
+                    u32::MAX
+                ));
+                i += 2;
+                continue;
+            };
             match parts[i] {
                 "wtime" => l.time[Color::White.idx()] = u,
                 "btime" => l.time[Color::Black.idx()] = u,
                 "winc" => l.inc[Color::White.idx()] = u.unwrap_or(0),
                 "binc" => l.inc[Color::Black.idx()] = u.unwrap_or(0),
-                "movestogo" => l.movestogo = u.map(|x| x as u32),
+                "movestogo" => l.movestogo = small,
                 "movetime" => l.movetime = u,
-                "depth" => l.depth = u.map(|x| x.max(1) as u32),
+                "depth" => l.depth = small.map(|x| x.max(1)),
                 "nodes" => l.nodes = u,
-                "mate" => l.mate = u.map(|x| x.max(1) as u32),
+                "mate" => l.mate = small.map(|x| x.max(1)),
                 "infinite" => {
                     l.infinite = true;
                     i += 1;
@@ -307,6 +318,9 @@ impl Uci {
                 let best = r
                     .best
                     .map_or("(none)".to_string(), |m| root.move_to_string(m));
+                if let Some(e) = &r.error {
+                    out.line(&format!("info string error {e}"));
+                }
                 if r.best.is_none() {
                     out.line(&format!("info depth 0 score {}", uci_score(r.score)));
                 }

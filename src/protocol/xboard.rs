@@ -198,7 +198,8 @@ struct XBoard {
     tx: Sender<Msg>,
 }
 
-/// Runs the loop until `quit` or the end of input (a running search is finished first).
+/// Runs the loop until `quit` or the end of input (which stops a running search and
+/// plays its move).
 pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
     let variant = match registry::get("chess") {
         Ok(v) => v,
@@ -241,6 +242,7 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
                     break;
                 }
                 if let Some((h, _)) = x.search.take() {
+                    h.stop();
                     let r = h.join();
                     x.play_result(r);
                 }

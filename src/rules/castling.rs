@@ -162,6 +162,20 @@ pub fn compile(
                 ctx.file(s.rook_from, key)?,
                 ctx.file(s.rook_to, key)?,
             );
+            // King and rook are lifted and set down as two pieces: sharing a start or
+            // a landing square would put one on top of the other and delete it.
+            if rf == kf {
+                return Err(RuleError::new(
+                    key,
+                    "the rook must not start on the king's file",
+                ));
+            }
+            if rt == kt {
+                return Err(RuleError::new(
+                    key,
+                    "the rook must not land where the king lands",
+                ));
+            }
             let span = |a: i32, b: i32| {
                 let mut bb = Bitboard::EMPTY;
                 for x in a.min(b)..=a.max(b) {
@@ -243,6 +257,12 @@ pub fn compile_zone(ctx: &Ctx, zc: &ZoneCastlingFile) -> Result<ZoneCastling, Ru
             return Err(RuleError::new(
                 format!("{key}.king_to"),
                 "the king must land outside its zone",
+            ));
+        }
+        if rook_to == king_to {
+            return Err(RuleError::new(
+                format!("{key}.rook_to"),
+                "the rook must not land where the king lands",
             ));
         }
         sides.push(ZoneSide {

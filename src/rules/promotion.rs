@@ -83,6 +83,14 @@ pub fn compile(ctx: &Ctx, pr: &PromotionFile, key: &str) -> Result<Promotion, Ru
     let mut to = Vec::new();
     for c in pr.to.chars() {
         let t = ctx.type_at(c, &format!("{key}.to"))?;
+        // A new royal piece is a position no FEN of the game describes (and a game of
+        // one royal each): refused here rather than reached.
+        if ctx.royal_mask >> t & 1 != 0 {
+            return Err(RuleError::new(
+                format!("{key}.to"),
+                format!("'{c}' is royal: a promotion cannot make a royal piece"),
+            ));
+        }
         if to.contains(&t) {
             return Err(RuleError::new(
                 format!("{key}.to"),
@@ -134,6 +142,12 @@ pub fn compile_becomes(
         ));
     }
     let to = ctx.type_at(b.to, &format!("{key}.to"))?;
+    if ctx.royal_mask >> to & 1 != 0 {
+        return Err(RuleError::new(
+            format!("{key}.to"),
+            format!("'{}' is royal: a piece cannot become a royal piece", b.to),
+        ));
+    }
     let region = confine::region(ctx.board, &b.region, &format!("{key}.region"))?;
     Ok(Becomes { to, region })
 }

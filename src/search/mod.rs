@@ -90,6 +90,8 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
     /// The principal variation in notation.
     pub pv_text: Vec<String>,
+    /// Why the search failed (a search thread panicked); the move is then a fallback.
+    pub error: Option<String>,
 }
 
 /// Depth, score and principal variation of a completed iteration.
@@ -224,6 +226,9 @@ pub(crate) struct Worker {
     root_depth: i32,
     /// Depth, score and PV of the last completed iteration.
     pub completed: Option<Completed>,
+    /// The best root move of an iteration stopped before it completed (a limit reached
+    /// inside depth 1), so that even the shortest search has a searched move to play.
+    pub partial: Option<Move>,
     stopped: bool,
     /// The current iteration is being unwound because another thread completed its
     /// depth (`stopped` is set too, so the search unwinds the usual way).
@@ -255,6 +260,7 @@ impl Worker {
             seldepth: 0,
             root_depth: 0,
             completed: None,
+            partial: None,
             stopped: false,
             abandoned: false,
         }
@@ -274,10 +280,8 @@ impl Worker {
         if self.stopped {
             return true;
         }
-        // The first iteration always completes, so that there is a move to play.
-        if self.completed.is_none() {
-            return false;
-        }
+        // Limits hold inside depth 1 too: in a crowded position its quiescence alone can
+        // take minutes, and the caller falls back on `partial` or any legal move.
         if self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
             return true;
@@ -344,7 +348,7 @@ impl Worker {
         while depth <= max_depth {
             // A depth another thread has completed is not worth finishing again.
             let done = self.shared.deepest.load(Ordering::Relaxed);
-            if self.completed.is_some() && depth <= done && done < max_depth {
+            if depth <= done && done < max_depth {
                 depth = done + 1;
             }
             if self.id > 0
@@ -369,7 +373,10 @@ impl Worker {
                 }
                 continue;
             }
-            if self.stopped && self.completed.is_some() {
+            if self.stopped {
+                if self.completed.is_none() && self.pv_len[0] > 0 {
+                    self.partial = Some(self.pv[0][0]);
+                }
                 break;
             }
             score = s;

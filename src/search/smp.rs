@@ -7,6 +7,7 @@ use crate::eval::Eval;
 use crate::position::Position;
 use crate::tt::{HashError, TranspositionTable};
 use crate::variant::Variant;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -15,8 +16,54 @@ use std::time::{Duration, Instant};
 /// Stack of a search thread: every ply holds a move list and its scores on the stack.
 const STACK_BYTES: usize = 32 << 20;
 
-/// Most search threads an engine runs.
+/// Most search threads an engine runs on any machine.
 pub const MAX_THREADS: usize = 256;
+
+/// Most search threads this machine is trusted to start: four per hardware thread (lazy
+/// SMP gains nothing beyond), at most [`MAX_THREADS`]. Every thread reserves a
+/// [`STACK_BYTES`] stack and a few MB of move lists, so a count far past the cores can
+/// exhaust the address space and abort the process instead of failing cleanly.
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .saturating_mul(4)
+        .clamp(1, MAX_THREADS)
+}
+
+/// A thread count the machine cannot run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0} threads is more than this machine runs (1..={max})", max = max_threads())]
+pub struct ThreadsError(pub usize);
+
+/// The thread count itself when it is in `1..=max_threads()`.
+pub fn check_threads(n: usize) -> Result<usize, ThreadsError> {
+    if (1..=max_threads()).contains(&n) {
+        Ok(n)
+    } else {
+        Err(ThreadsError(n))
+    }
+}
+
+/// The text of a panic's payload.
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    let msg = p
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown cause".to_string());
+    format!("a search thread panicked: {}", msg.replace('\n', " "))
+}
+
+/// Any legal move of `pos` (none if it has none, or if listing them panics too).
+fn any_legal_move(pos: &Position) -> Option<Move> {
+    catch_unwind(AssertUnwindSafe(|| {
+        let mut list = crate::core::moves::MoveList::new();
+        pos.legal_moves(&mut list);
+        list.as_slice().first().copied()
+    }))
+    .ok()
+    .flatten()
+}
 
 /// What a running search tells its listener.
 pub enum Event<'a> {
@@ -53,7 +100,10 @@ impl SearchHandle {
 
     fn wait(&mut self) -> SearchResult {
         match self.thread.take() {
-            Some(t) => t.join().unwrap_or_default(),
+            Some(t) => t.join().unwrap_or_else(|p| SearchResult {
+                error: Some(panic_text(&*p)),
+                ..SearchResult::default()
+            }),
             None => SearchResult::default(),
         }
     }
@@ -89,7 +139,7 @@ impl Engine {
     pub fn try_new(threads: usize, hash_mb: usize) -> Result<Engine, HashError> {
         Ok(Engine {
             tt: Arc::new(TranspositionTable::try_new(hash_mb)?),
-            threads: threads.clamp(1, MAX_THREADS),
+            threads: threads.clamp(1, max_threads()),
             hash_mb: hash_mb.max(1),
             eval: Mutex::new(None),
         })
@@ -100,9 +150,9 @@ impl Engine {
         self.threads
     }
 
-    /// Sets the number of search threads.
+    /// Sets the number of search threads (clamped to `1..=max_threads()`).
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.clamp(1, MAX_THREADS);
+        self.threads = n.clamp(1, max_threads());
     }
 
     /// Table size in MB.
@@ -177,7 +227,24 @@ impl Engine {
         let thread = std::thread::Builder::new()
             .name("search-0".into())
             .stack_size(STACK_BYTES)
-            .spawn(move || run(root, shared, threads, &mut *listener))
+            .spawn(move || {
+                // A panic anywhere in the search still ends in `Done` with a legal move
+                // and the reason, so that a GUI waiting for `bestmove` is answered.
+                match catch_unwind(AssertUnwindSafe(|| {
+                    run(root.clone(), shared, threads, &mut *listener)
+                })) {
+                    Ok(r) => r,
+                    Err(p) => {
+                        let res = SearchResult {
+                            best: any_legal_move(&root),
+                            error: Some(panic_text(&*p)),
+                            ..SearchResult::default()
+                        };
+                        let _ = catch_unwind(AssertUnwindSafe(|| listener(Event::Done(&res))));
+                        res
+                    }
+                }
+            })
             .expect("cannot start a search thread");
         SearchHandle {
             stop,
@@ -211,7 +278,12 @@ fn run(
         listener(Event::Done(&res));
         return res;
     }
+    let mut error = None;
+    let mut partial = None;
     let results: Vec<(Option<Completed>, usize)> = std::thread::scope(|scope| {
+        // Should the main thread panic, the helpers must stop too, or the scope would
+        // wait for them forever in an infinite search.
+        let _stop_helpers = StopOnDrop(&shared.stop);
         let mut helpers = Vec::new();
         for id in 1..threads {
             let sh = Arc::clone(&shared);
@@ -220,12 +292,16 @@ fn run(
                 .name(format!("search-{id}"))
                 .stack_size(STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    let mut w = Worker::new(id, p, Arc::clone(&sh));
-                    w.iterate(&mut |_, _, _| {});
-                    if !sh.limits.infinite {
+                    let r = catch_unwind(AssertUnwindSafe(|| {
+                        let mut w = Worker::new(id, p, Arc::clone(&sh));
+                        w.iterate(&mut |_, _, _| {});
+                        (w.completed.take(), w.seldepth())
+                    }));
+                    // A helper that panicked ends the whole search: its error is reported.
+                    if !sh.limits.infinite || r.is_err() {
                         sh.stop.store(true, Ordering::Relaxed);
                     }
-                    (w.completed.take(), w.seldepth())
+                    r.map_err(|p| panic_text(&*p))
                 });
             match h {
                 Ok(h) => helpers.push(h),
@@ -244,10 +320,13 @@ fn run(
         });
         wait_if_infinite(&shared);
         shared.stop.store(true, Ordering::Relaxed);
+        partial = main.partial;
         let mut out = vec![(main.completed.take(), main.seldepth())];
         for h in helpers {
-            if let Ok(r) = h.join() {
-                out.push(r);
+            match h.join() {
+                Ok(Ok(r)) => out.push(r),
+                Ok(Err(e)) => error = Some(e),
+                Err(p) => error = Some(panic_text(&*p)),
             }
         }
         out
@@ -272,7 +351,8 @@ fn run(
     let nodes = shared.total_nodes();
     let (depth, score, pv) = match best {
         Some((d, s, pv)) => (*d, *s, pv.clone()),
-        None => (0, 0, vec![legal.as_slice()[0]]),
+        // Stopped inside depth 1: its best root move so far, else any legal move.
+        None => (0, 0, vec![partial.unwrap_or(legal.as_slice()[0])]),
     };
     let mut text = Vec::new();
     let mut p = root.clone();
@@ -288,6 +368,7 @@ fn run(
         ms,
         pv,
         pv_text: text,
+        error,
     };
     if threads > 1 && results[0].0.as_ref().is_none_or(|c| c.0 < depth) {
         // A helper got further than the main thread: report its line before the move.
@@ -303,6 +384,15 @@ fn run(
     }
     listener(Event::Done(&res));
     res
+}
+
+/// Sets the stop flag when dropped, unwinding included.
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 fn wait_if_infinite(shared: &Shared) {

@@ -42,6 +42,14 @@ impl Variant {
         let start = start_placement(&ctx, &file.start).map_err(err)?;
         for (i, p) in file.pieces.iter().enumerate() {
             let key = format!("piece[{i}].promotion");
+            // A royal piece that turns into another leaves its side without one: a
+            // position no FEN of the game can write.
+            if royal_mask >> i & 1 != 0 && (p.promotion.is_some() || p.becomes.is_some()) {
+                return Err(err(RuleError::new(
+                    format!("piece[{i}]"),
+                    "a royal piece cannot promote or become another piece",
+                )));
+            }
             if let Some(pr) = &p.promotion {
                 pieces[i].promotion = Some(promotion::compile(&ctx, pr, &key).map_err(err)?);
             }

@@ -1,0 +1,10 @@
+//! Fuzz target `fen`: see `tenfold::fuzz::fen`.
+#![cfg_attr(feature = "libfuzzer", no_main)]
+
+#[cfg(feature = "libfuzzer")]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tenfold::fuzz::fen(data));
+
+#[cfg(not(feature = "libfuzzer"))]
+fn main() {
+    tenfold_fuzz::replay(tenfold::fuzz::fen);
+}
