@@ -172,6 +172,20 @@ pub fn run(
     })
 }
 
+/// The options of `tenfold bench`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Depth of every search.
+    #[arg(long, default_value_t = DEFAULT_DEPTH)]
+    pub depth: u32,
+    /// Search threads (lazy SMP); with 1 the node count is deterministic.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

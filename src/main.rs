@@ -81,7 +81,7 @@ enum Cmd {
     /// Print the FEN after --moves (and the result if the game is over).
     Fen,
     /// Count leaf nodes of the move tree, or check a perft suite.
-    Perft(PerftArgs),
+    Perft(perft::PerftArgs),
     /// Show a piece's movement: Betza, Locomotive Taxonomy name and a diagram.
     Describe {
         /// A piece letter of --variant, a Betza string or a taxonomy name (quoted).
@@ -92,9 +92,9 @@ enum Cmd {
     /// Check PGN files: every game replayed under Tenfold's rules.
     Pgn(PgnArgs),
     /// Search the position: UCI-style info lines, then the best move.
-    Search(SearchArgs),
+    Search(search::report::SearchArgs),
     /// Search a fixed position set to a fixed depth; prints `<nodes> nodes <nps> nps` last.
-    Bench(BenchArgs),
+    Bench(bench::BenchArgs),
     /// Speak UCI on stdin/stdout.
     Uci,
     /// Speak XBoard/CECP on stdin/stdout.
@@ -106,60 +106,6 @@ struct PgnArgs {
     /// Replay every game and report illegal moves or wrong results.
     #[arg(long)]
     check: String,
-}
-
-#[derive(Args)]
-struct SearchArgs {
-    /// Search this many plies.
-    #[arg(long)]
-    depth: Option<u32>,
-    /// Search this many milliseconds.
-    #[arg(long)]
-    movetime: Option<u64>,
-    /// Search about this many nodes (exact with one thread).
-    #[arg(long)]
-    nodes: Option<u64>,
-    /// Search threads (lazy SMP).
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    /// Transposition table size in MB.
-    #[arg(long, default_value_t = 16)]
-    hash: usize,
-}
-
-#[derive(Args)]
-struct BenchArgs {
-    /// Depth of every search.
-    #[arg(long, default_value_t = tenfold::bench::DEFAULT_DEPTH)]
-    depth: u32,
-    /// Search threads (lazy SMP); with 1 the node count is deterministic.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    /// Transposition table size in MB.
-    #[arg(long, default_value_t = 16)]
-    hash: usize,
-}
-
-#[derive(Args)]
-struct PerftArgs {
-    /// Depth in plies.
-    #[arg(long)]
-    depth: Option<u32>,
-    /// Print the count of each root move.
-    #[arg(long)]
-    divide: bool,
-    /// Worker threads (root moves are shared out).
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    /// EPD suite file (`FEN ;D1 n ;D2 n …`, optional `variant | ` prefix per line).
-    #[arg(long)]
-    suite: Option<String>,
-    /// With --suite: skip depths above this.
-    #[arg(long)]
-    max_depth: Option<u32>,
-    /// Keep counts in a hash table of this many MB (deep runs; same counts).
-    #[arg(long, default_value_t = 0)]
-    hash: usize,
 }
 
 /// A failure with its exit status: 2 for what the user typed, 1 for a failed check.
@@ -288,7 +234,7 @@ fn progress(show: bool, len: usize, template: &str) -> Option<ProgressBar> {
     })
 }
 
-fn perft_suite(c: &Common, a: &PerftArgs, file: &str) -> Result<(), Fail> {
+fn perft_suite(c: &Common, a: &perft::PerftArgs, file: &str) -> Result<(), Fail> {
     let lines = suite::read_suite(file)?;
     let template = "{bar:40} {pos}/{len} lines {elapsed_precise} {msg}";
     let bar = progress(
@@ -323,7 +269,7 @@ fn threads(n: usize) -> Result<usize, Fail> {
     Ok(search::smp::check_threads(n.max(1))?)
 }
 
-fn search(c: &Common, a: &SearchArgs) -> Result<(), Fail> {
+fn search(c: &Common, a: &search::report::SearchArgs) -> Result<(), Fail> {
     let limits = search::report::limits(a.depth, a.movetime, a.nodes, a.threads, a.hash)?;
     search::smp::check_threads(a.threads)?;
     let pos = position(c)?;
@@ -346,7 +292,7 @@ fn search(c: &Common, a: &SearchArgs) -> Result<(), Fail> {
     }
 }
 
-fn bench(c: &Common, a: &BenchArgs) -> Result<(), Fail> {
+fn bench(c: &Common, a: &bench::BenchArgs) -> Result<(), Fail> {
     if a.threads == 0 || a.hash == 0 || a.depth == 0 {
         return Err(usage("--depth, --threads and --hash must be at least 1"));
     }

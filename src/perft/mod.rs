@@ -238,6 +238,29 @@ impl Report for Count {
     }
 }
 
+/// The options of `tenfold perft`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PerftArgs {
+    /// Depth in plies.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Print the count of each root move.
+    #[arg(long)]
+    pub divide: bool,
+    /// Worker threads (root moves are shared out).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// EPD suite file (`FEN ;D1 n ;D2 n …`, optional `variant | ` prefix per line).
+    #[arg(long)]
+    pub suite: Option<String>,
+    /// With --suite: skip depths above this.
+    #[arg(long)]
+    pub max_depth: Option<u32>,
+    /// Keep counts in a hash table of this many MB (deep runs; same counts).
+    #[arg(long, default_value_t = 0)]
+    pub hash: usize,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -95,6 +95,26 @@ impl Report for Outcome {
     }
 }
 
+/// The options of `tenfold search`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Search this many plies.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Search this many milliseconds.
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Search about this many nodes (exact with one thread).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Search threads (lazy SMP).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
