@@ -75,5 +75,5 @@ for g in "${games[@]}"; do
         echo "ok   $g: $plies plies $result; screenshot $png"
     fi
 done
-echo "${#games[@]} games, $failed failed"
+echo "xboard_check: $(( ${#games[@]} - failed )) passed, $failed failed"
 [ $failed -eq 0 ]
