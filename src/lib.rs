@@ -13,6 +13,7 @@ pub mod arena;
 pub mod bench;
 pub mod core;
 pub mod describe;
+pub mod diagram;
 pub mod eval;
 pub mod inspect;
 pub mod movegen;

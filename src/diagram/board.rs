@@ -1,0 +1,454 @@
+//! `tenfold diagram`: a position as SVG on its own board — squares, shaded zones,
+//! region borders, pieces, hands, stack badges, the last move, kills, arrows and
+//! coordinates.
+
+use super::glyph::{draw_piece, glyph_of};
+use super::svg::{num, Svg};
+use super::DiagramError;
+use crate::core::geometry::{Bitboard, Board, Square};
+use crate::core::moves::{Color, MoveKind, Piece};
+use crate::position::Position;
+use crate::variant::Variant;
+
+/// Side of a square in pixels.
+pub const SQ: f64 = 52.0;
+/// Room left of and below the board for coordinates.
+const MARGIN: f64 = 26.0;
+/// Side of a piece in hand.
+const HAND_SQ: f64 = 36.0;
+/// Width of one column of the hand panel.
+const HAND_COL: f64 = 62.0;
+
+const LIGHT: &str = "#eeddbb";
+const DARK: &str = "#b98b5e";
+const PROMOTION: &str = "fill:#f2c12e;fill-opacity:0.45";
+const CASTLING: &str = "fill:none;stroke:#2f8f4f;stroke-width:3";
+const BORDER: &str = "stroke:#1f6fd0;stroke-width:5;stroke-linecap:round";
+const LAST_MOVE: &str = "fill:#fff36b;fill-opacity:0.55";
+const KILL: &str = "fill:none;stroke:#d0201a;stroke-width:4;stroke-linecap:round";
+const ARROW: &str = "fill:#1c7c3c;fill-opacity:0.75;stroke:none";
+
+/// How to draw a position.
+#[derive(Clone, Debug, Default)]
+pub struct BoardOptions {
+    /// Black at the bottom.
+    pub flip: bool,
+    /// Arrows to draw, from and to.
+    pub arrows: Vec<(Square, Square)>,
+}
+
+/// Reads `--arrows "e2e4 a10b9"`: each word is exactly two squares of the board.
+pub fn parse_arrows(board: &Board, text: &str) -> Result<Vec<(Square, Square)>, DiagramError> {
+    text.split([' ', ','])
+        .filter(|w| !w.is_empty())
+        .map(|w| match squares_in(board, w).as_slice() {
+            [a, b] => Ok((*a, *b)),
+            _ => Err(DiagramError::Arrow(w.to_string())),
+        })
+        .collect()
+}
+
+/// The squares a word spells one after another (`e2e4` → e2, e4); empty if any part
+/// is not a square, so that a typo is refused rather than half read.
+fn squares_in(board: &Board, word: &str) -> Vec<Square> {
+    let bytes = word.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        i += 1;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        match word.get(start..i).and_then(|s| board.parse_square(s)) {
+            Some(sq) => out.push(sq),
+            None => return Vec::new(),
+        }
+    }
+    out
+}
+
+/// Pixel geometry of the board in the picture.
+pub(super) struct Frame {
+    pub board: Board,
+    pub flip: bool,
+    pub left: f64,
+    pub top: f64,
+}
+
+impl Frame {
+    /// Top-left corner of a square.
+    pub fn corner(&self, sq: Square) -> (f64, f64) {
+        let (f, r) = (self.board.file_of(sq), self.board.rank_of(sq));
+        let (col, row) = if self.flip {
+            (self.board.files as i32 - 1 - f, r)
+        } else {
+            (f, self.board.ranks as i32 - 1 - r)
+        };
+        (self.left + col as f64 * SQ, self.top + row as f64 * SQ)
+    }
+
+    /// Centre of a square.
+    pub fn centre(&self, sq: Square) -> (f64, f64) {
+        let (x, y) = self.corner(sq);
+        (x + SQ / 2.0, y + SQ / 2.0)
+    }
+
+    /// Pixel width and height of the board.
+    pub fn size(&self) -> (f64, f64) {
+        (self.board.files as f64 * SQ, self.board.ranks as f64 * SQ)
+    }
+
+    /// Draws the checkered squares and the coordinates around them.
+    pub fn squares(&self, svg: &mut Svg) {
+        let (w, h) = self.size();
+        svg.rect(self.left, self.top, w, h, &format!("fill:{LIGHT}"));
+        for sq in self.board.all.iter() {
+            if (self.board.file_of(sq) + self.board.rank_of(sq)) % 2 == 0 {
+                let (x, y) = self.corner(sq);
+                svg.rect(x, y, SQ, SQ, &format!("fill:{DARK}"));
+            }
+        }
+        svg.rect(
+            self.left,
+            self.top,
+            w,
+            h,
+            "fill:none;stroke:#4a3520;stroke-width:2",
+        );
+        let style = "fill:#333";
+        for f in 0..self.board.files as i32 {
+            if let Some(sq) = self.board.square(f, 0) {
+                let x = self.centre(sq).0;
+                let name = ((b'a' + f as u8) as char).to_string();
+                svg.text(x, self.top + h + MARGIN / 2.0, 14.0, style, &name);
+            }
+        }
+        for r in 0..self.board.ranks as i32 {
+            if let Some(sq) = self.board.square(0, r) {
+                let y = self.centre(sq).1;
+                svg.text(
+                    self.left - MARGIN / 2.0,
+                    y,
+                    14.0,
+                    style,
+                    &(r + 1).to_string(),
+                );
+            }
+        }
+    }
+
+    /// Overlays every square of `bb` with `style`.
+    pub fn shade(&self, svg: &mut Svg, bb: Bitboard, style: &str) {
+        for sq in bb.iter() {
+            let (x, y) = self.corner(sq);
+            svg.rect(x, y, SQ, SQ, style);
+        }
+    }
+
+    /// Draws the edges between squares inside and outside each region (not the board's
+    /// own edge), each edge once however many regions share it.
+    pub fn borders(&self, svg: &mut Svg, regions: &[Bitboard]) {
+        let mut edges: Vec<(Square, Square)> = Vec::new();
+        for &region in regions {
+            for sq in region.iter() {
+                for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                    if let Some(n) = self.board.offset(sq, dx, dy) {
+                        let e = (sq.min(n), sq.max(n));
+                        if !region.has(n) && !edges.contains(&e) {
+                            edges.push(e);
+                        }
+                    }
+                }
+            }
+        }
+        for (a, b) in edges {
+            let ((ax, ay), (bx, by)) = (self.centre(a), self.centre(b));
+            let (mx, my) = ((ax + bx) / 2.0, (ay + by) / 2.0);
+            // The shared edge is perpendicular to the line joining the two centres.
+            let (hx, hy) = ((by - ay) / 2.0, (ax - bx) / 2.0);
+            svg.line((mx - hx, my - hy), (mx + hx, my + hy), BORDER);
+        }
+    }
+
+    /// A red cross in a square.
+    pub fn kill(&self, svg: &mut Svg, sq: Square) {
+        let (x, y) = self.corner(sq);
+        let (a, b) = (SQ * 0.2, SQ * 0.8);
+        svg.line((x + a, y + a), (x + b, y + b), KILL);
+        svg.line((x + b, y + a), (x + a, y + b), KILL);
+    }
+
+    /// An arrow between two square centres.
+    pub fn arrow(&self, svg: &mut Svg, from: Square, to: Square) {
+        let ((x0, y0), (x1, y1)) = (self.centre(from), self.centre(to));
+        let (dx, dy) = (x1 - x0, y1 - y0);
+        let len = (dx * dx + dy * dy).sqrt();
+        if len < 1.0 {
+            return;
+        }
+        let (ux, uy) = (dx / len, dy / len);
+        let (px, py) = (-uy, ux);
+        let (shaft, head, head_len) = (SQ * 0.08, SQ * 0.22, SQ * 0.38);
+        let (bx, by) = (x1 - ux * head_len, y1 - uy * head_len);
+        let pts = [
+            (x0 + px * shaft, y0 + py * shaft),
+            (bx + px * shaft, by + py * shaft),
+            (bx + px * head, by + py * head),
+            (x1, y1),
+            (bx - px * head, by - py * head),
+            (bx - px * shaft, by - py * shaft),
+            (x0 - px * shaft, y0 - py * shaft),
+        ];
+        svg.poly(true, &pts, ARROW);
+    }
+}
+
+/// Promotion zones, castling zones and region borders of a variant.
+struct Zones {
+    promotion: Bitboard,
+    castling: Bitboard,
+    borders: Vec<Bitboard>,
+}
+
+fn zones(v: &Variant) -> Zones {
+    let mut z = Zones {
+        promotion: Bitboard::EMPTY,
+        castling: Bitboard::EMPTY,
+        borders: Vec::new(),
+    };
+    for p in &v.pieces {
+        if let Some(pr) = &p.promotion {
+            z.promotion = z.promotion | pr.zone[0] | pr.zone[1];
+        }
+        // A confinement or transformation region is a line across the board (the
+        // River), so it is drawn as its border rather than shaded over half the board.
+        let regions = p.confine.iter().chain(p.becomes.iter().map(|b| &b.region));
+        for r in regions.flatten() {
+            if !z.borders.contains(r) && *r != v.board.all {
+                z.borders.push(*r);
+            }
+        }
+    }
+    if let Some(zc) = &v.zone_castling {
+        z.castling = zc.king_zone[0] | zc.king_zone[1];
+        for s in &zc.sides {
+            z.castling = z.castling | s.rook_zone[0] | s.rook_zone[1];
+        }
+    }
+    z
+}
+
+/// The composition on a square as badge text, e.g. `1F 1W` (atom initials upper case).
+fn badge_text(pos: &Position, sq: Square) -> Option<String> {
+    let st = pos.variant().stacking.as_ref()?;
+    let counts = pos.stack_counts(sq);
+    let parts: Vec<String> = st
+        .atoms
+        .iter()
+        .zip(counts.iter())
+        .filter(|(_, &n)| n > 0)
+        .map(|(a, n)| {
+            format!(
+                "{n}{}",
+                a.chars().next().unwrap_or('?').to_ascii_uppercase()
+            )
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" "))
+}
+
+/// Draws badge text in the bottom-right corner of the square at (x, y).
+fn badge(svg: &mut Svg, x: f64, y: f64, text: &str) {
+    let w = 6.2 * text.chars().count() as f64 + 5.0;
+    let (bx, by) = (x + SQ - w - 1.0, y + SQ - 15.0);
+    svg.el(
+        "rect",
+        &[
+            ("x", num(bx)),
+            ("y", num(by)),
+            ("width", num(w)),
+            ("height", "14".to_string()),
+            ("rx", "4".to_string()),
+            (
+                "style",
+                "fill:#1f4f8f;stroke:#fff;stroke-width:1".to_string(),
+            ),
+        ],
+    );
+    svg.text(
+        bx + w / 2.0,
+        by + 7.0,
+        10.0,
+        "fill:#fff;font-weight:bold",
+        text,
+    );
+}
+
+/// Draws one side's hand as a grid of small pieces with their counts, starting at
+/// (x, y) and going down.
+fn hand(svg: &mut Svg, pos: &Position, c: Color, x: f64, y: f64) {
+    let v = pos.variant();
+    let mut i = 0;
+    for (t, def) in v.pieces.iter().enumerate() {
+        let n = pos.hand(c, t as u8);
+        if n == 0 {
+            continue;
+        }
+        let (cx, cy) = (
+            x + (i % 2) as f64 * HAND_COL,
+            y + (i / 2) as f64 * (HAND_SQ + 6.0),
+        );
+        draw_piece(svg, cx, cy, HAND_SQ, glyph_of(def), def.letter, c);
+        let style = "fill:#222;font-weight:bold";
+        svg.text_anchored(
+            cx + HAND_SQ + 1.0,
+            cy + HAND_SQ / 2.0,
+            13.0,
+            "start",
+            style,
+            &format!("×{n}"),
+        );
+        i += 1;
+    }
+}
+
+/// The legend row: a swatch and a label for each kind of mark the picture uses.
+fn legend(svg: &mut Svg, x: f64, y: f64, items: &[(&str, &str)]) {
+    let mut cx = x;
+    for (style, label) in items {
+        if style.contains("stroke-width:5") || style.contains("stroke:#d0201a") {
+            svg.line((cx, y + 6.0), (cx + 14.0, y + 6.0), style);
+        } else {
+            svg.rect(
+                cx,
+                y,
+                14.0,
+                12.0,
+                &format!("{style};stroke:#555;stroke-width:0.5"),
+            );
+        }
+        svg.text_anchored(cx + 18.0, y + 6.0, 11.0, "start", "fill:#333", label);
+        cx += 26.0 + 6.2 * label.len() as f64;
+    }
+}
+
+/// The position as a standalone SVG document.
+pub fn position_svg(pos: &Position, opts: &BoardOptions) -> String {
+    let v = pos.variant();
+    let hands = v.uses_hands();
+    let frame = Frame {
+        board: v.board.clone(),
+        flip: opts.flip,
+        left: MARGIN,
+        top: 10.0,
+    };
+    let (w, h) = frame.size();
+    let hand_w = if hands { 2.0 * HAND_COL + 16.0 } else { 10.0 };
+    let mut svg = Svg::new(MARGIN + w + hand_w, frame.top + h + MARGIN + 24.0);
+    svg.rect(
+        0.0,
+        0.0,
+        MARGIN + w + hand_w,
+        frame.top + h + MARGIN + 24.0,
+        "fill:#fafafa",
+    );
+    frame.squares(&mut svg);
+
+    let z = zones(v);
+    let mut items: Vec<(&str, &str)> = Vec::new();
+    if z.promotion.any() {
+        frame.shade(&mut svg, z.promotion, PROMOTION);
+        items.push((PROMOTION, "promotion zone"));
+    }
+    if z.castling.any() {
+        // An inset outline, so it reads where it overlaps a shaded promotion rank.
+        for sq in z.castling.iter() {
+            let (x, y) = frame.corner(sq);
+            svg.rect(x + 3.0, y + 3.0, SQ - 6.0, SQ - 6.0, CASTLING);
+        }
+        items.push((CASTLING, "castling zone"));
+    }
+    let last = pos.history().last();
+    if let Some(m) = last {
+        let mut marked = m.to().bb();
+        if m.kind() != MoveKind::Drop {
+            marked.set(m.from());
+        }
+        frame.shade(&mut svg, marked, LAST_MOVE);
+        items.push((LAST_MOVE, "last move"));
+    }
+    if !z.borders.is_empty() {
+        frame.borders(&mut svg, &z.borders);
+        items.push((BORDER, "region border"));
+    }
+
+    for sq in v.board.all.iter() {
+        let p: Piece = pos.piece_on(sq);
+        if p.is_none() {
+            continue;
+        }
+        let def = &v.pieces[p.kind() as usize];
+        let (x, y) = frame.corner(sq);
+        draw_piece(
+            &mut svg,
+            x + 2.0,
+            y + 2.0,
+            SQ - 4.0,
+            glyph_of(def),
+            def.letter,
+            p.color(),
+        );
+        if let Some(t) = badge_text(pos, sq) {
+            badge(&mut svg, x, y, &t);
+        }
+    }
+    if let Some(m) = last.filter(|m| m.has_kills()) {
+        m.kills().for_each(|k| frame.kill(&mut svg, k));
+        items.push((KILL, "killed"));
+    }
+    for &(a, b) in &opts.arrows {
+        frame.arrow(&mut svg, a, b);
+    }
+    if hands {
+        // The far side's hand at the top, the near side's at the bottom.
+        let (top, bottom) = if opts.flip {
+            (Color::White, Color::Black)
+        } else {
+            (Color::Black, Color::White)
+        };
+        let x = MARGIN + w + 12.0;
+        hand(&mut svg, pos, top, x, frame.top);
+        hand(&mut svg, pos, bottom, x, frame.top + h / 2.0 + 6.0);
+    }
+    legend(&mut svg, MARGIN, frame.top + h + MARGIN + 4.0, &items);
+    svg.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry;
+
+    #[test]
+    fn arrows_are_pairs_of_squares() {
+        let b = Board::new(10, 10).unwrap();
+        let a = parse_arrows(&b, "e2e4 a10b9").unwrap();
+        assert_eq!(a.len(), 2);
+        assert_eq!(b.square_name(a[1].0), "a10");
+        for bad in ["e2", "e2e4e5", "k1a1", "e2-e4", "e2e0"] {
+            assert!(parse_arrows(&b, bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_river_is_one_border_line() {
+        let v = registry::get("wildeurasian").unwrap();
+        let z = zones(&v);
+        assert!(z.castling.any() && z.promotion.any());
+        // The Pawn's region and the confinement of Queen, Gnu, Tank and King: one line
+        // of ten square edges, and its legend swatch.
+        let svg = position_svg(&Position::startpos(&v), &BoardOptions::default());
+        assert_eq!(svg.matches(BORDER).count(), 10 + 1);
+    }
+}
