@@ -100,7 +100,7 @@ pub fn describe_with_picture(
                     name.trim()
                 )));
             }
-            let svg = moves_svg(&d, Some((def, p.color())), false);
+            let svg = moves_svg(&d, Some((def, p.color())), Some(pos));
             Ok((d, svg))
         }
         (Some(name), None) => {
@@ -111,7 +111,7 @@ pub fn describe_with_picture(
                 _ => None,
             }
             .map(|t| (&v.pieces[t as usize], Color::White));
-            let svg = moves_svg(&d, def, true);
+            let svg = moves_svg(&d, def, None);
             Ok((d, svg))
         }
         (None, None) => Err(DescribeError(

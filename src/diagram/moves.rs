@@ -10,6 +10,7 @@ use crate::core::geometry::{Board, Square};
 use crate::core::moves::Color;
 use crate::describe::Described;
 use crate::movement::atoms::{Atom, AtomKind, Offset};
+use crate::position::Position;
 use crate::variant::PieceDef;
 
 const RIDE: &str = "stroke:#4b4b4b;stroke-width:2.5;stroke-opacity:0.7;fill:none";
@@ -21,14 +22,18 @@ const CAPTURE: &str = "fill:none;stroke:#d0201a;stroke-width:4";
 const INITIAL: &str = "fill:#bfe8c4;stroke:#2e8b3a;stroke-width:2.5;stroke-dasharray:4,3";
 const KILL: &str = "stroke:#d0201a;stroke-width:4;stroke-linecap:round";
 
-/// What a diagram mark means, for the legend.
-fn mark_label(mark: char) -> Option<&'static str> {
-    Some(match mark {
-        '*' => "move or capture",
-        'm' => "move only",
-        'c' => "capture only",
-        'i' => "initial move only",
-        'x' => "killed without being occupied",
+/// What a diagram mark means, for the legend: on the empty board (`empty`) a mark
+/// says what the piece may do there; in a position, what it can do now.
+fn mark_label(mark: char, empty: bool) -> Option<&'static str> {
+    Some(match (mark, empty) {
+        ('*', true) => "move or capture",
+        ('m', true) => "move only",
+        ('c', true) => "capture only",
+        ('*', false) => "move and capture",
+        ('m', false) => "move",
+        ('c', false) => "capture",
+        ('i', _) => "initial move only",
+        ('x', _) => "killed without being occupied",
         _ => return None,
     })
 }
@@ -138,8 +143,14 @@ enum Swatch {
 
 /// The squares of `d.diagram` marked by kind on its board, the piece at its centre
 /// (`piece`: its definition and colour, when it is a variant's piece), the atoms'
-/// geometry (when `lines` is set: on an empty board, where it is exact) and a legend.
-pub fn moves_svg(d: &Described, piece: Option<(&PieceDef, Color)>, lines: bool) -> String {
+/// geometry (on the empty board, where it is exact; not in a position) and a legend.
+/// In a position (`--from`), the other pieces are drawn too.
+pub fn moves_svg(
+    d: &Described,
+    piece: Option<(&PieceDef, Color)>,
+    pos: Option<&Position>,
+) -> String {
+    let lines = pos.is_none();
     let Some((board, marks)) = read_marks(d) else {
         return Svg::new(1.0, 1.0).finish();
     };
@@ -152,7 +163,7 @@ pub fn moves_svg(d: &Described, piece: Option<(&PieceDef, Color)>, lines: bool) 
     let (w, h) = frame.size();
     let mut items: Vec<(Swatch, &str)> = Vec::new();
     for m in ['*', 'm', 'c', 'i', 'x'] {
-        if let (true, Some(l)) = (marks.iter().any(|&(_, x)| x == m), mark_label(m)) {
+        if let (true, Some(l)) = (marks.iter().any(|&(_, x)| x == m), mark_label(m, lines)) {
             items.push((Swatch::Mark(m), l));
         }
     }
@@ -175,7 +186,10 @@ pub fn moves_svg(d: &Described, piece: Option<(&PieceDef, Color)>, lines: bool) 
     );
     let mut svg = Svg::new(width.max(360.0), height);
     svg.rect(0.0, 0.0, width.max(360.0), height, "fill:#fafafa");
-    let title = format!("{} — {}", d.source, d.betza);
+    let title = match d.betza.as_str() {
+        "" => d.source.clone(),
+        b => format!("{} — {b}", d.source),
+    };
     svg.text_anchored(
         frame.left,
         18.0,
@@ -189,8 +203,34 @@ pub fn moves_svg(d: &Described, piece: Option<(&PieceDef, Color)>, lines: bool) 
     }
     frame.squares(&mut svg);
     svg.raw(&body.into_body());
-    for &(sq, m) in &marks {
+    if let Some(pos) = pos {
+        let v = pos.variant();
+        for sq in v.board.all.iter().filter(|&s| Some(s) != centre) {
+            let p = pos.piece_on(sq);
+            if !p.is_none() {
+                let (x, y) = frame.corner(sq);
+                let def = &v.pieces[p.kind() as usize];
+                draw_piece(
+                    &mut svg,
+                    x + 2.0,
+                    y + 2.0,
+                    SQ - 4.0,
+                    glyph_of(def),
+                    def.letter,
+                    p.color(),
+                );
+            }
+        }
+    }
+    for &(sq, m) in marks
+        .iter()
+        .filter(|&&(_, m)| mark_label(m, true).is_some())
+    {
+        // Named, so that a test (or a reader of the file) finds which square holds what.
+        let name = frame.board.square_name(sq);
+        svg.open("g", &[("data-square", name), ("data-mark", m.to_string())]);
         mark(&mut svg, frame.centre(sq), SQ, m);
+        svg.close("g");
     }
     if let Some(c) = centre {
         let (x, y) = frame.corner(c);
