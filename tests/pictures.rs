@@ -317,3 +317,64 @@ fn match_plot_is_rewritten_after_each_game() {
     assert_eq!(elo_line.split(' ').count(), 4);
     let _ = std::fs::remove_file(&file);
 }
+
+#[test]
+fn the_committed_pictures_are_what_the_commands_make() {
+    // The same commands as scripts/pictures.sh.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/pictures");
+    let fen = "4k3/8/3p4/2p5/3N1p2/8/3P4/4K3 w - - 0 1";
+    let cases: Vec<(String, Vec<&str>)> = vec![
+        (
+            "wildeurasian.svg".into(),
+            vec!["diagram", "--variant", "wildeurasian"],
+        ),
+        (
+            "archmage.svg".into(),
+            vec!["diagram", "--variant", "archmage"],
+        ),
+        (
+            "augsburg.svg".into(),
+            vec!["diagram", "--variant", "augsburg"],
+        ),
+        (
+            "combined-arms.svg".into(),
+            vec!["diagram", "--variant", "combined-arms"],
+        ),
+        (
+            "wildeurasian-cannon.svg".into(),
+            vec!["describe", "--variant", "wildeurasian", "C"],
+        ),
+        (
+            "archmage-griffon.svg".into(),
+            vec!["describe", "--variant", "archmage", "G"],
+        ),
+        (
+            "augsburg-longbowman.svg".into(),
+            vec!["describe", "--variant", "augsburg", "L"],
+        ),
+        (
+            "combined-arms-armor.svg".into(),
+            vec![
+                "describe",
+                "--variant",
+                "combined-arms",
+                "--fen",
+                fen,
+                "--from",
+                "d4",
+            ],
+        ),
+    ];
+    for (name, mut args) in cases {
+        let fresh = common::temp_path(&format!("fresh-{name}"));
+        args.extend(["--svg", fresh.to_str().unwrap()]);
+        assert!(tenfold_cmd(&args).status.success(), "{name}");
+        let made = std::fs::read_to_string(&fresh).unwrap();
+        let _ = std::fs::remove_file(&fresh);
+        let committed = std::fs::read_to_string(dir.join(&name)).unwrap();
+        assert!(
+            made == committed,
+            "docs/pictures/{name} is stale: run scripts/pictures.sh"
+        );
+    }
+}
