@@ -67,7 +67,7 @@ fn rsvg_png_size(svg: &str, name: &str) -> Option<(u32, u32)> {
 /// Checks the SVG parses and renders at its declared size, on a board-sized picture.
 fn check_render(svg: &str, name: &str, files: u32, ranks: u32) {
     let (w, h) = svg_size(svg);
-    let sq = diagram::board::SQ as u32;
+    let sq = diagram::frame::SQ as u32;
     assert!(w >= files * sq && h >= ranks * sq, "{name}: {w}x{h}");
     if let Some(png) = rsvg_png_size(svg, name) {
         assert_eq!(png, (w, h), "{name}");

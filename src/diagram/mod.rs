@@ -5,6 +5,7 @@
 
 pub mod args;
 pub mod board;
+pub mod frame;
 pub mod glyph;
 pub mod moves;
 pub mod plot;

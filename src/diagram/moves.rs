@@ -3,7 +3,7 @@
 //! geometry drawn over them — rides, hops, bent continuations and lame paths — and a
 //! legend naming only what the picture shows.
 
-use super::board::{Frame, SQ};
+use super::frame::{Frame, SQ};
 use super::glyph::{draw_piece, glyph_of, glyph_of_movement};
 use super::svg::Svg;
 use crate::core::geometry::{Board, Square};
