@@ -4,11 +4,13 @@
 //! The diagram is computed through the same attack tables move generation uses
 //! ([`PieceAttacks::compile`] and [`PieceAttacks::targets`]), never separately.
 
-use crate::core::geometry::{Bitboard, Board, Square};
+use crate::core::geometry::{Bitboard, Board, Square, SQUARE_SLOTS};
+use crate::core::moves::{MoveKind, MoveList};
 use crate::movement::atoms::Atom;
 use crate::movement::attacks::{PieceAttacks, Rays};
 use crate::movement::betza;
 use crate::movement::taxonomy;
+use crate::position::Position;
 use crate::report::Report;
 use crate::variant::Variant;
 
@@ -18,6 +20,10 @@ pub const DIAGRAM_SIZE: u32 = 9;
 /// What the diagram marks mean, in the order of the marks.
 pub const LEGEND: &str =
     "O piece, * move or capture, m move only, c capture only, i initial move only, . none";
+
+/// What the marks of a diagram drawn in a position (`--from`) mean.
+pub const LEGEND_FROM: &str =
+    "O piece, * move and capture, m move, c capture, x killed without being occupied, . none";
 
 /// A piece's movement in every form `describe` shows.
 #[derive(Clone, Debug)]
@@ -30,8 +36,10 @@ pub struct Described {
     pub betza: String,
     /// Taxonomy name, if the movement has one.
     pub taxonomy: Option<String>,
-    /// Diagram rows, rank 9 first, marks separated by spaces (see [`LEGEND`]).
+    /// Diagram rows, top rank first, marks separated by spaces (see `legend`).
     pub diagram: Vec<String>,
+    /// What the marks mean: [`LEGEND`] on the empty 9x9 board, [`LEGEND_FROM`] in a position.
+    pub legend: &'static str,
     /// What the diagram leaves out: movement that is no atom (a variant piece's path,
     /// rifle shot or flight), named so that the drawing is never taken for all of it.
     pub note: Option<String>,
@@ -55,10 +63,11 @@ impl Report for Described {
         for (i, row) in self.diagram.iter().enumerate() {
             s += &format!("{:>2} {row}\n", n - i);
         }
-        let files: Vec<String> = (0..n)
+        let width = self.diagram.first().map_or(0, |r| r.split(' ').count());
+        let files: Vec<String> = (0..width)
             .map(|f| ((b'a' + f as u8) as char).to_string())
             .collect();
-        s += &format!("   {}\n\n{LEGEND}\n", files.join(" "));
+        s += &format!("   {}\n\n{}\n", files.join(" "), self.legend);
         if let Some(note) = &self.note {
             s += &format!("{note}\n");
         }
@@ -129,9 +138,81 @@ pub fn describe_atoms(source: String, atoms: Vec<Atom>) -> Described {
         betza: betza::to_betza(&atoms),
         taxonomy: taxonomy::name_of(&atoms),
         diagram: diagram(&atoms),
+        legend: LEGEND,
         atoms,
         note: None,
     }
+}
+
+/// The legal moves of the piece on square `from` of `pos` (the side not to move is
+/// given the move to show its own), marked on the position's board: where it moves,
+/// where it captures, and what it kills without occupying (shots, paths).
+pub fn describe_from(pos: &Position, from: &str) -> Result<Described, DescribeError> {
+    let v = pos.variant();
+    let sq = v
+        .board
+        .parse_square(from.trim())
+        .ok_or_else(|| DescribeError(format!("--from: \"{from}\" is not a square of the board")))?;
+    let piece = pos.piece_on(sq);
+    if piece.is_none() {
+        return Err(DescribeError(format!(
+            "--from: there is no piece on {}",
+            from.trim()
+        )));
+    }
+    let mut p = pos.clone();
+    if p.side_to_move() != piece.color() {
+        p.make_null();
+    }
+    let mut list = MoveList::new();
+    p.legal_moves(&mut list);
+    let mut marks = vec!['.'; SQUARE_SLOTS];
+    let mut put = |at: Square, m: char| {
+        let old = &mut marks[at.idx()];
+        *old = match (*old, m) {
+            ('.' | 'x', m) => m,
+            ('m', 'c') | ('c', 'm') => '*',
+            (o, _) => o,
+        };
+    };
+    for m in list
+        .iter()
+        .filter(|m| m.kind() != MoveKind::Drop && m.from() == sq)
+    {
+        if m.to() != sq {
+            let target = p.piece_on(m.to());
+            let takes = m.kind() == MoveKind::EnPassant
+                || (!target.is_none() && target.color() != piece.color());
+            put(m.to(), if takes { 'c' } else { 'm' });
+        }
+        m.kills().for_each(|k| put(k, 'x'));
+    }
+    marks[sq.idx()] = 'O';
+    let b = &v.board;
+    let diagram = (0..b.ranks as i32)
+        .rev()
+        .map(|r| {
+            let row: Vec<String> = (0..b.files as i32)
+                .filter_map(|f| b.square(f, r))
+                .map(|s| marks[s.idx()].to_string())
+                .collect();
+            row.join(" ")
+        })
+        .collect();
+    let def = &v.pieces[piece.kind() as usize];
+    let mut d = describe_atoms(
+        format!(
+            "piece {} ({}) on {} of {}",
+            pos.letter(piece),
+            def.name,
+            b.square_name(sq),
+            v.name
+        ),
+        def.atoms.clone(),
+    );
+    d.diagram = diagram;
+    d.legend = LEGEND_FROM;
+    Ok(d)
 }
 
 /// The moves of `atoms` (White's view) from the centre of an empty 9x9 board: a square

@@ -5,7 +5,8 @@
 //! → `rules` (one file per table key) and `variant` (the table form and its pure
 //! compile) → `position` (state, FEN, notation) → `movegen` → `registry` (games by
 //! name), `perft`, `eval`, `tt`, `search`, `bench`, `describe`, `inspect` → `protocol`
-//! (UCI, XBoard) and `arena` → the CLI in `main.rs`. `report` (the text-or-JSON output trait) stands apart and imports nothing.
+//! (UCI, XBoard) and `arena` → `diagram` (SVG pictures; reads `describe` and the arena's
+//! results) → the CLI in `main.rs`. `report` (the text-or-JSON output trait) stands apart and imports nothing.
 
 #![warn(missing_docs)]
 
@@ -13,6 +14,7 @@ pub mod arena;
 pub mod bench;
 pub mod core;
 pub mod describe;
+pub mod diagram;
 pub mod eval;
 pub mod fuzz;
 pub mod inspect;

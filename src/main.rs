@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
 use tenfold::arena::{config, pgn, report, Finished, MatchResult};
+use tenfold::diagram::{self, PlotFile};
 use tenfold::inspect::{self, FenReport, LegalMoves, VariantList};
 use tenfold::perft::{self, suite};
 use tenfold::protocol::{Msg, Out};
@@ -83,10 +84,9 @@ enum Cmd {
     /// Count leaf nodes of the move tree, or check a perft suite.
     Perft(perft::PerftArgs),
     /// Show a piece's movement: Betza, Locomotive Taxonomy name and a diagram.
-    Describe {
-        /// A piece letter of --variant, a Betza string or a taxonomy name (quoted).
-        piece: String,
-    },
+    Describe(diagram::DescribeArgs),
+    /// Draw the position as SVG (to stdout without --svg).
+    Diagram(diagram::DiagramArgs),
     /// Play engine-vs-engine matches and tournaments, refereed by Tenfold's rules.
     Match(Box<config::MatchArgs>),
     /// Check PGN files: every game replayed under Tenfold's rules.
@@ -161,10 +161,14 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Cmd::Variants => show(c, &VariantList(builtins()?)),
         Cmd::Moves => show(c, &LegalMoves::of(&position(c)?)),
         Cmd::Fen => show(c, &FenReport::of(&position(c)?)),
-        Cmd::Describe { piece } => show(
-            c,
-            &tenfold::describe::describe(&piece, &*variant(c)?).map_err(usage)?,
-        ),
+        Cmd::Describe(a) => {
+            let pos = a.from.as_ref().map(|_| position(c)).transpose()?;
+            show(c, &a.run(&*variant(c)?, pos.as_ref())?)
+        }
+        Cmd::Diagram(a) => {
+            a.run(&position(c)?)?.iter().for_each(|svg| put(svg));
+            Ok(())
+        }
         Cmd::Match(a) => run_match(c, &a),
         Cmd::Pgn(a) => {
             let report = pgn::CheckReport::of(&pgn::read_pgn_file(&a.check)?);
@@ -338,6 +342,7 @@ fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {
         .as_deref()
         .map(pgn::PgnAppender::open)
         .transpose()?;
+    let plot = PlotFile::open(a.plot.as_deref(), &cfg)?;
     let template = "{bar:30} {pos}/{len} games {elapsed_precise} {msg}";
     let bar = progress(
         std::io::stderr().is_terminal() && !c.json,
@@ -347,6 +352,9 @@ fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {
     let on_game = |g: &Finished, r: &MatchResult| {
         if let Some(f) = &pgn_out {
             f.append(&g.record, &a.event, notation);
+        }
+        if let Err(e) = plot.update(r) {
+            eprintln!("tenfold: {e}");
         }
         let (line, status) = (report::game_line(g), report::progress_line(r));
         match &bar {

@@ -245,6 +245,9 @@ pub struct MatchArgs {
     /// Append the games as PGN to this file.
     #[arg(long)]
     pub pgnout: Option<String>,
+    /// Redraw Elo ± 95% and the SPRT's LLR against games in this SVG after each game.
+    #[arg(long)]
+    pub plot: Option<String>,
     /// Seed for openings and the built-in baselines.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
