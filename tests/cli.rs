@@ -399,3 +399,24 @@ fn a_castling_right_needs_a_rook_on_the_rooks_square() {
     assert_eq!(code, 2);
     assert!(err.contains("illegal move \"e1g1\""), "{err}");
 }
+
+/// Issue 20: input files are capped in size, so an endless file is an error, not a read
+/// until memory runs out.
+#[test]
+fn an_endless_pgn_or_openings_file_is_refused() {
+    let (code, _, err) = tenfold(&["pgn", "--check", "/dev/zero"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("/dev/zero") && err.contains("larger than"), "{err}");
+    let (code, _, err) = tenfold(&[
+        "match",
+        "--engine",
+        "name=R,player=random",
+        "--engine",
+        "name=G,player=greedy",
+        "--openings",
+        "/dev/zero",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("openings") && err.contains("larger than"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

@@ -6,6 +6,7 @@ use super::stats::{Sprt, SprtError};
 use super::{
     read_openings, Adjudication, MatchConfig, OpeningsError, TimeControl, TimeControlError,
 };
+use crate::core::input::{read_text, MAX_LIST_BYTES};
 use crate::variant::Variant;
 use std::sync::Arc;
 use std::time::Duration;
@@ -60,7 +61,7 @@ pub enum ConfigError {
         /// The file.
         path: String,
         /// Why it cannot be read.
-        source: std::io::Error,
+        source: crate::core::input::ReadError,
     },
     /// The `--openings` file holds a bad or no position.
     #[error(transparent)]
@@ -118,7 +119,7 @@ pub fn openings(v: &Arc<Variant>, path: Option<&str>) -> Result<Vec<String>, Con
     let Some(path) = path else {
         return Ok(Vec::new());
     };
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::ReadOpenings {
+    let text = read_text(path, MAX_LIST_BYTES).map_err(|source| ConfigError::ReadOpenings {
         path: path.to_string(),
         source,
     })?;

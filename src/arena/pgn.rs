@@ -1,6 +1,7 @@
 //! PGN out (games in Tenfold notation, with Variant/SetUp/FEN/Termination tags) and in
 //! (`tenfold pgn --check`: every game replayed under Tenfold's rules).
 
+use crate::core::input::{read_text, MAX_LIST_BYTES};
 use crate::position::fen::FenError;
 use crate::position::notation::{GameResult, MoveError};
 use crate::position::Position;
@@ -484,7 +485,7 @@ pub enum PgnFileError {
         /// The file.
         path: String,
         /// Why it cannot be read.
-        source: std::io::Error,
+        source: crate::core::input::ReadError,
     },
     /// The file to check is not PGN.
     #[error("{path}: {source}")]
@@ -506,7 +507,7 @@ pub enum PgnFileError {
 
 /// Reads and splits a PGN file into games.
 pub fn read_pgn_file(path: &str) -> Result<Vec<PgnGame>, PgnFileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| PgnFileError::Read {
+    let text = read_text(path, MAX_LIST_BYTES).map_err(|source| PgnFileError::Read {
         path: path.to_string(),
         source,
     })?;
