@@ -11,20 +11,6 @@ use crate::variant::Variant;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
 
-/// Names of the built-in games a target picks from by its first byte.
-const GAMES: [&str; 10] = [
-    "chess",
-    "capablanca",
-    "embassy",
-    "janus",
-    "shako",
-    "grand",
-    "archmage",
-    "wildeurasian",
-    "augsburg",
-    "combined-arms",
-];
-
 /// Protocol commands a fuzz case may not send: they size memory or threads by the
 /// machine, so one case could take it all (their parsing is tested on its own).
 const RESOURCE_WORDS: [&str; 4] = ["hash", "threads", "memory", "cores"];
@@ -32,7 +18,8 @@ const RESOURCE_WORDS: [&str; 4] = ["hash", "threads", "memory", "cores"];
 /// The built-in game the first byte picks, and the rest of the input as text.
 fn game_and_text(data: &[u8]) -> (Arc<Variant>, String) {
     let (first, rest) = data.split_first().map_or((0, data), |(f, r)| (*f, r));
-    let name = GAMES[first as usize % GAMES.len()];
+    let games = registry::TABLES;
+    let name = games[first as usize % games.len()].0;
     let v = registry::get(name).unwrap_or_else(|e| panic!("built-in {name}: {e}"));
     (v, String::from_utf8_lossy(rest).into_owned())
 }

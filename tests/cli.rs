@@ -406,7 +406,10 @@ fn a_castling_right_needs_a_rook_on_the_rooks_square() {
 fn an_endless_pgn_or_openings_file_is_refused() {
     let (code, _, err) = tenfold(&["pgn", "--check", "/dev/zero"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("/dev/zero") && err.contains("larger than"), "{err}");
+    assert!(
+        err.contains("/dev/zero") && err.contains("larger than"),
+        "{err}"
+    );
     let (code, _, err) = tenfold(&[
         "match",
         "--engine",
@@ -417,6 +420,9 @@ fn an_endless_pgn_or_openings_file_is_refused() {
         "/dev/zero",
     ]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("openings") && err.contains("larger than"), "{err}");
+    assert!(
+        err.contains("openings") && err.contains("larger than"),
+        "{err}"
+    );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
