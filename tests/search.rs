@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use tenfold::core::moves::{Move, MoveKind};
 use tenfold::registry;
 use tenfold::search::{Engine, Limits, SearchResult, MATE};
-use tenfold::tt::{Bound, TranspositionTable};
+use tenfold::tt::{Bound, TranspositionTable, NO_EVAL};
 use tenfold::{bench, Position, Square};
 
 /// Tests here measure time or load every core: they take turns.
@@ -153,7 +153,10 @@ fn table_entries_survive_concurrent_writers_intact() {
                     let probe = (x >> 20) % 50_000 * 0x9E37_79B9_7F4A_7C15;
                     if let Some(h) = tt.probe(probe) {
                         let (m, s, d) = data(probe);
-                        assert_eq!((h.mv, h.score, h.eval, h.depth), (m, s, s / 2, d));
+                        assert_eq!((h.mv, h.score, h.depth), (m, s, d));
+                        // The eval is a cache beside the entry: read while another
+                        // thread rewrites the slot it is unknown, never another's.
+                        assert!(h.eval == s / 2 || h.eval == NO_EVAL, "eval {}", h.eval);
                         hits += 1;
                     }
                 }
