@@ -1,5 +1,6 @@
 //! `tenfold describe`: a piece's movement as Betza, as a Locomotive Taxonomy name, and as
-//! a diagram of its moves from the centre of an empty board.
+//! a diagram of its moves from the centre of an empty board (`--from SQ` shows a piece's
+//! legal moves in a position instead; `--svg` draws either, see `diagram/`).
 //!
 //! The diagram is computed through the same attack tables move generation uses
 //! ([`PieceAttacks::compile`] and [`PieceAttacks::targets`]), never separately.
