@@ -304,6 +304,19 @@ pub struct MatchResult {
 }
 
 impl MatchResult {
+    /// Results of the first engine against all the others together (what the progress
+    /// line and the match plot follow).
+    pub fn first_vs_rest(&self) -> Wld {
+        let mut w = Wld::default();
+        for b in 1..self.names.len() {
+            let x = self.wld(0, b);
+            w.wins += x.wins;
+            w.losses += x.losses;
+            w.draws += x.draws;
+        }
+        w
+    }
+
     /// Results of engine `a` against engine `b`, from `a`'s side.
     pub fn wld(&self, a: usize, b: usize) -> Wld {
         let mut w = Wld::default();

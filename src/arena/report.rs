@@ -22,13 +22,7 @@ pub fn game_line(g: &Finished) -> String {
 
 /// `games W-L-D Elo ± LOS LLR` of the first engine against all the others together.
 pub fn progress_line(r: &MatchResult) -> String {
-    let mut w = Wld::default();
-    for b in 1..r.names.len() {
-        let x = r.wld(0, b);
-        w.wins += x.wins;
-        w.losses += x.losses;
-        w.draws += x.draws;
-    }
+    let w = r.first_vs_rest();
     let (elo, err) = w.elo();
     let mut s = format!(
         "{}: {} games +{} -{} ={}  Elo {:+.1} ± {:.1}  LOS {:.1}%",

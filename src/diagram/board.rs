@@ -244,17 +244,8 @@ pub fn position_svg(pos: &Position, opts: &BoardOptions) -> String {
         if p.is_none() {
             continue;
         }
-        let def = &v.pieces[p.kind() as usize];
+        piece_on(&mut svg, &frame, v, p, sq);
         let (x, y) = frame.corner(sq);
-        draw_piece(
-            &mut svg,
-            x + 2.0,
-            y + 2.0,
-            SQ - 4.0,
-            glyph_of(def),
-            def.letter,
-            p.color(),
-        );
         if let Some(t) = badge_text(pos, sq) {
             badge(&mut svg, x, y, &t);
         }
@@ -279,6 +270,22 @@ pub fn position_svg(pos: &Position, opts: &BoardOptions) -> String {
     }
     legend(&mut svg, MARGIN, frame.top + h + MARGIN + 4.0, &items);
     svg.finish()
+}
+
+/// Draws piece `p` on its square `sq`, inset from the square's edge.
+pub(super) fn piece_on(svg: &mut Svg, frame: &Frame, v: &Variant, p: Piece, sq: Square) {
+    let def = &v.pieces[p.kind() as usize];
+    let (x, y) = frame.corner(sq);
+    let glyph = glyph_of(def);
+    draw_piece(
+        svg,
+        x + 2.0,
+        y + 2.0,
+        SQ - 4.0,
+        glyph,
+        def.letter,
+        p.color(),
+    );
 }
 
 #[cfg(test)]

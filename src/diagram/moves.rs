@@ -208,17 +208,7 @@ pub fn moves_svg(
         for sq in v.board.all.iter().filter(|&s| Some(s) != centre) {
             let p = pos.piece_on(sq);
             if !p.is_none() {
-                let (x, y) = frame.corner(sq);
-                let def = &v.pieces[p.kind() as usize];
-                draw_piece(
-                    &mut svg,
-                    x + 2.0,
-                    y + 2.0,
-                    SQ - 4.0,
-                    glyph_of(def),
-                    def.letter,
-                    p.color(),
-                );
+                super::board::piece_on(&mut svg, &frame, v, p, sq);
             }
         }
     }

@@ -3,7 +3,7 @@
 //! callback feeds [`MatchPlot::record`] after each game and the file is rewritten.
 
 use super::svg::{num, Svg};
-use crate::arena::stats::{Sprt, Wld};
+use crate::arena::stats::Sprt;
 use crate::arena::MatchResult;
 
 /// One point per finished game.
@@ -61,13 +61,7 @@ impl MatchPlot {
     /// Adds the state after the latest game: the first engine against all the others,
     /// as the progress line counts it.
     pub fn record(&mut self, r: &MatchResult) {
-        let mut w = Wld::default();
-        for b in 1..r.names.len() {
-            let x = r.wld(0, b);
-            w.wins += x.wins;
-            w.losses += x.losses;
-            w.draws += x.draws;
-        }
+        let w = r.first_vs_rest();
         let (elo, err) = w.elo();
         self.points.push(Point {
             games: w.games(),
