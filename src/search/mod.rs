@@ -6,6 +6,7 @@
 //! Pruning that could be unsound in a game is switched by its table (`[search]`
 //! `null_move`, `lmr`) and by what is on the board (no null move without pieces).
 
+pub mod history;
 pub mod ordering;
 pub mod report;
 pub mod smp;
@@ -14,10 +15,11 @@ pub mod time;
 pub use smp::{Engine, Event, SearchHandle};
 pub use time::{Limits, TimePlan};
 
-use crate::core::moves::{Move, MoveList, MAX_MOVES};
+use crate::core::moves::{Move, MoveList, Piece, MAX_MOVES};
 use crate::eval::Eval;
 use crate::position::Position;
 use crate::tt::{is_stored_move, Bound, TranspositionTable, NO_EVAL};
+use history::{ContIndex, Histories, NO_CONT};
 use ordering::{
     captured, is_tactical, moving_piece, promotion_gain, see, tactical_score, KILLER, TT_SCORE,
 };
@@ -212,7 +214,9 @@ pub(crate) struct Worker {
     /// This thread's handle on the evaluation (never cloned per node: a shared
     /// reference count touched by every thread would bounce between cores).
     eval: Arc<Eval>,
-    history: Box<[[i32; 128]; 64]>,
+    hist: Histories,
+    /// The continuation index of the move made at each ply ([`NO_CONT`] for a null move).
+    conts: [ContIndex; MAX_PLY + 2],
     frames: Vec<Frame>,
     killers: Box<[[Move; 2]; MAX_PLY + 2]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -238,12 +242,14 @@ pub(crate) struct Worker {
 impl Worker {
     /// A thread's state for a search of `pos`.
     pub fn new(id: usize, pos: Position, shared: Arc<Shared>) -> Worker {
+        let hist = Histories::new(pos.variant().pieces.len(), pos.variant().board.squares());
         Worker {
             id,
             pos,
             eval: Arc::clone(&shared.eval),
             shared,
-            history: Box::new([[0; 128]; 64]),
+            hist,
+            conts: [NO_CONT; MAX_PLY + 2],
             frames: (0..MAX_PLY + 2)
                 .map(|_| Frame {
                     moves: MoveList::new(),
@@ -489,10 +495,13 @@ impl Worker {
         self.pv_len[ply] = next;
     }
 
-    fn history_update(&mut self, m: Move, bonus: i32) {
-        let p = moving_piece(&self.pos, m).idx();
-        let h = &mut self.history[p][m.to().idx()];
-        *h += bonus - *h * bonus.abs() / 16384;
+    /// The continuation indices of the two moves before `ply` (the opponent's, then ours).
+    #[inline]
+    fn prev_conts(&self, ply: usize) -> [ContIndex; 2] {
+        [
+            if ply >= 1 { self.conts[ply - 1] } else { NO_CONT },
+            if ply >= 2 { self.conts[ply - 2] } else { NO_CONT },
+        ]
     }
 
     fn negamax(
@@ -568,6 +577,7 @@ impl Worker {
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.current[ply] = Move::NULL;
+                self.conts[ply] = NO_CONT;
                 self.pos.make_null();
                 self.killers[ply + 1] = [Move::NULL; 2];
                 let s = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
@@ -613,6 +623,8 @@ impl Worker {
         }
         let n = self.frames[ply].moves.len();
         let killers = self.killers[ply];
+        let prev = self.prev_conts(ply);
+        let counter = self.hist.counter(prev[0]);
         for i in 0..n {
             let m = self.frames[ply].moves.as_slice()[i];
             self.frames[ply].scores[i] = if m == tt_move {
@@ -623,15 +635,20 @@ impl Worker {
                 KILLER
             } else if m == killers[1] {
                 KILLER - 1
+            } else if m == counter {
+                KILLER - 2
             } else {
-                self.history[moving_piece(&self.pos, m).idx()][m.to().idx()]
+                let pc = moving_piece(&self.pos, m);
+                let to = m.to().idx();
+                self.hist
+                    .quiet_score(pc, to, self.hist.index(pc, to), prev)
             };
         }
         self.killers[ply + 1] = [Move::NULL; 2];
         let mut best = -INF;
         let mut best_move = Move::NULL;
         let mut searched = 0;
-        let mut quiets = [Move::NULL; 64];
+        let mut quiets = [(Piece::NONE, 0usize, NO_CONT); 64];
         let mut nq = 0;
         let lmr = lmr_table();
         for i in 0..n {
@@ -650,7 +667,11 @@ impl Worker {
                     prune = see(&self.eval, &self.pos, m) < -60 * depth;
                 }
             }
+            let pc = moving_piece(&self.pos, m);
+            let to = m.to().idx();
+            let ci = self.hist.index(pc, to);
             self.current[ply] = m;
+            self.conts[ply] = ci;
             self.pos.make_move(m);
             let gives_check = self.pos.in_check();
             if prune && !gives_check {
@@ -679,7 +700,7 @@ impl Worker {
                     if !improving {
                         r += 1;
                     }
-                    if score >= KILLER - 1 {
+                    if score >= KILLER - 2 {
                         r -= 1;
                     }
                     r -= score.clamp(-16384, 16384) / 8192;
@@ -710,18 +731,19 @@ impl Worker {
                                 self.killers[ply][1] = self.killers[ply][0];
                                 self.killers[ply][0] = m;
                             }
-                            let bonus = (depth * depth * 16).min(1600);
-                            self.history_update(m, bonus);
-                            for &q in &quiets[..nq] {
-                                self.history_update(q, -bonus);
+                            let bonus = history::bonus(depth);
+                            self.hist.update(pc, to, ci, prev, bonus);
+                            for &(qp, qto, qci) in &quiets[..nq] {
+                                self.hist.update(qp, qto, qci, prev, -bonus);
                             }
+                            self.hist.set_counter(prev[0], m);
                         }
                         break;
                     }
                 }
             }
             if quiet && nq < quiets.len() {
-                quiets[nq] = m;
+                quiets[nq] = (pc, to, ci);
                 nq += 1;
             }
         }
@@ -797,7 +819,12 @@ impl Worker {
                 None if in_check => Some(if is_stored_move(tt_move, m) {
                     TT_SCORE
                 } else {
-                    self.history[moving_piece(&self.pos, m).idx()][m.to().idx()] - (1 << 29)
+                {
+                    let pc = moving_piece(&self.pos, m);
+                    let to = m.to().idx();
+                    self.hist.quiet_score(pc, to, self.hist.index(pc, to), [NO_CONT; 2])
+                        - (1 << 29)
+                }
                 }),
                 None => None,
             };
