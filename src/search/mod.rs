@@ -508,7 +508,7 @@ impl Worker {
         &mut self,
         mut alpha: i32,
         mut beta: i32,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         in_check: bool,
     ) -> i32 {
@@ -589,6 +589,11 @@ impl Worker {
                     return if s >= MATE_BOUND { beta } else { s };
                 }
             }
+        }
+        // Internal iterative reduction: with no table move this node was never searched
+        // deep enough to order well, so a shallower search here is the cheaper way to get one.
+        if depth >= 4 && tt_move == Move::NULL && !in_check {
+            depth -= 1;
         }
         self.pos.legal_moves(&mut self.frames[ply].moves);
         if root && !self.shared.limits.searchmoves.is_empty() {
