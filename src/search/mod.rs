@@ -667,7 +667,9 @@ impl Worker {
                 if quiet {
                     prune = (depth <= 5
                         && searched >= (3 + depth * depth) as usize / (2 - improving as usize))
-                        || (depth <= 4 && eval != NO_EVAL && eval + 100 + 90 * depth <= alpha);
+                        || (depth <= 4 && eval != NO_EVAL && eval + 100 + 90 * depth <= alpha)
+                        // A quiet move that hands material over by exchange.
+                        || (depth <= 7 && see(&self.eval, &self.pos, m) < -25 * depth * depth);
                 } else if depth <= 4 && score < 0 {
                     prune = see(&self.eval, &self.pos, m) < -60 * depth;
                 }

@@ -62,18 +62,21 @@ fn see_value(e: &Eval, pos: &Position, t: PieceType) -> i32 {
 /// Static exchange evaluation: the material the side to move wins by playing the
 /// capture `m` and letting both sides recapture on its square with their least
 /// valuable attacker (x-rays and screens follow from the changing occupancy).
+/// A plain quiet move is an exchange that starts from nothing: moving onto a square
+/// the opponent wins scores what the piece is worth there, negated. Other quiet
+/// moves (drops, castling, switches, stack moves) score 0.
 pub fn see(e: &Eval, pos: &Position, m: Move) -> i32 {
-    let Some(victim) = captured(pos, m) else {
-        return 0;
+    let first = match captured(pos, m) {
+        Some(victim) if m.kind() == MoveKind::EnPassant => return e.value(victim),
+        Some(victim) => see_value(e, pos, victim),
+        None if m.kind() == MoveKind::Normal && m.kill_count() == 0 => 0,
+        None => return 0,
     };
-    if m.kind() == MoveKind::EnPassant {
-        return e.value(victim);
-    }
     let to = m.to();
     let mut occ = pos.occupied();
     occ.clear(m.from());
     let mut gain = [0i32; 40];
-    gain[0] = see_value(e, pos, victim);
+    gain[0] = first;
     let mut on_square = match m.promotion() {
         Some(p) => see_value(e, pos, p),
         None => see_value(e, pos, mover(pos, m)),
@@ -188,5 +191,23 @@ mod tests {
         let e = Eval::new(p.variant());
         let m = p.parse_move("d2d5").unwrap();
         assert_eq!(see(&e, &p, m), 100);
+    }
+
+    #[test]
+    fn see_of_a_quiet_move_onto_a_pawn_guarded_square_is_the_piece_lost() {
+        // Nc4 walks into ...d5xc4; Nf5 lands where nothing attacks it.
+        let p = pos("4k3/8/8/3p4/8/4N3/8/4K3 w - - 0 1");
+        let e = Eval::new(p.variant());
+        assert_eq!(see(&e, &p, p.parse_move("e3c4").unwrap()), -320);
+        assert_eq!(see(&e, &p, p.parse_move("e3f5").unwrap()), 0);
+    }
+
+    #[test]
+    fn see_of_a_quiet_move_counts_defenders_too() {
+        // Nc4 dxc4 Bxc4: the knight is traded for the pawn.
+        let p = pos("4k3/8/8/3p4/8/1B2N3/8/4K3 w - - 0 1");
+        let e = Eval::new(p.variant());
+        let m = p.parse_move("e3c4").unwrap();
+        assert_eq!(see(&e, &p, m), 100 - 320);
     }
 }
