@@ -21,7 +21,8 @@ use crate::position::Position;
 use crate::tt::{is_stored_move, Bound, TranspositionTable, NO_EVAL};
 use history::{ContIndex, Histories, NO_CONT};
 use ordering::{
-    captured, is_tactical, moving_piece, promotion_gain, see, tactical_score, KILLER, TT_SCORE,
+    captured, is_tactical, kill_value, moving_piece, promotion_gain, see, tactical_score, KILLER,
+    TT_SCORE,
 };
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -29,6 +30,8 @@ use std::time::Instant;
 
 /// Deepest ply the search reaches (extensions included).
 pub const MAX_PLY: usize = 128;
+/// Quiescence plies in which kills that do not end on their victim are searched.
+const KILL_PLIES: u32 = 2;
 /// Score of mate at the root; mate in n plies scores `MATE - n`.
 pub const MATE: i32 = 32_000;
 /// Scores beyond this are mates.
@@ -499,10 +502,9 @@ impl Worker {
     #[inline]
     fn capture_history(&self, m: Move) -> i32 {
         match captured(&self.pos, m) {
-            Some(v) => {
-                self.hist
-                    .capture_score(moving_piece(&self.pos, m), m.to().idx(), v)
-            }
+            Some(v) => self
+                .hist
+                .capture_score(moving_piece(&self.pos, m), m.to().idx(), v),
             None => 0,
         }
     }
@@ -520,8 +522,16 @@ impl Worker {
     #[inline]
     fn prev_conts(&self, ply: usize) -> [ContIndex; 2] {
         [
-            if ply >= 1 { self.conts[ply - 1] } else { NO_CONT },
-            if ply >= 2 { self.conts[ply - 2] } else { NO_CONT },
+            if ply >= 1 {
+                self.conts[ply - 1]
+            } else {
+                NO_CONT
+            },
+            if ply >= 2 {
+                self.conts[ply - 2]
+            } else {
+                NO_CONT
+            },
         ]
     }
 
@@ -534,7 +544,7 @@ impl Worker {
         in_check: bool,
     ) -> i32 {
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, in_check);
+            return self.qsearch(alpha, beta, ply, 0, in_check);
         }
         self.pv_len[ply] = ply;
         if self.tick() {
@@ -666,8 +676,7 @@ impl Worker {
             } else {
                 let pc = moving_piece(&self.pos, m);
                 let to = m.to().idx();
-                self.hist
-                    .quiet_score(pc, to, self.hist.index(pc, to), prev)
+                self.hist.quiet_score(pc, to, self.hist.index(pc, to), prev)
             };
         }
         self.killers[ply + 1] = [Move::NULL; 2];
@@ -799,7 +808,8 @@ impl Worker {
         best
     }
 
-    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, in_check: bool) -> i32 {
+    /// Quiescence at `qply` plies below the main search.
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: u32, in_check: bool) -> i32 {
         self.pv_len[ply] = ply;
         if self.tick() {
             return 0;
@@ -858,12 +868,13 @@ impl Worker {
                 None if in_check => Some(if is_stored_move(tt_move, m) {
                     TT_SCORE
                 } else {
-                {
-                    let pc = moving_piece(&self.pos, m);
-                    let to = m.to().idx();
-                    self.hist.quiet_score(pc, to, self.hist.index(pc, to), [NO_CONT; 2])
-                        - (1 << 29)
-                }
+                    {
+                        let pc = moving_piece(&self.pos, m);
+                        let to = m.to().idx();
+                        self.hist
+                            .quiet_score(pc, to, self.hist.index(pc, to), [NO_CONT; 2])
+                            - (1 << 29)
+                    }
                 }),
                 None => None,
             };
@@ -876,22 +887,44 @@ impl Worker {
         }
         self.frames[ply].moves.truncate(n);
         let mut best_move = Move::NULL;
+        // Kills that do not end on their victim (shots, paths) are searched once per set of
+        // squares killed: an artillery piece or a flying queen can often remove the same
+        // piece from dozens of squares, and quiescence would try every one of them.
+        let mut kill_sets = [0u64; 16];
+        let mut nk = 0;
         for i in 0..n {
             let (m, score) = self.frames[ply].pick(i);
+            if !in_check && m.has_kills() && captured(&self.pos, m).is_none() {
+                // Deeper down, shots answer shots without end; the first two plies see
+                // the threats that matter.
+                if qply >= KILL_PLIES {
+                    continue;
+                }
+                let set = m.0 >> 32;
+                if kill_sets[..nk].contains(&set) {
+                    continue;
+                }
+                if nk < kill_sets.len() {
+                    kill_sets[nk] = set;
+                    nk += 1;
+                }
+            }
             if !in_check {
                 // Exchanges that lose material cannot raise a stand-pat score.
                 if score < 0 {
                     continue;
                 }
                 let promo = promotion_gain(&self.eval, &self.pos, m);
-                let gain = captured(&self.pos, m).map_or(0, |t| self.eval.value(t)) + promo;
+                let gain = captured(&self.pos, m).map_or(0, |t| self.eval.value(t))
+                    + kill_value(&self.eval, &self.pos, m)
+                    + promo;
                 if stand + gain + 200 < alpha && promo == 0 {
                     continue;
                 }
             }
             self.pos.make_move(m);
             let gives_check = self.pos.in_check();
-            let s = -self.qsearch(-beta, -alpha, ply + 1, gives_check);
+            let s = -self.qsearch(-beta, -alpha, ply + 1, qply + 1, gives_check);
             self.pos.unmake_move();
             if self.stopped {
                 return 0;

@@ -35,6 +35,26 @@ pub fn captured(pos: &Position, m: Move) -> Option<PieceType> {
     }
 }
 
+/// The material a move removes from squares it kills without ending on them (a rifle
+/// shot, an armor path killing in passing): these are captures too.
+#[inline]
+pub fn kill_value(e: &Eval, pos: &Position, m: Move) -> i32 {
+    if !m.has_kills() {
+        return 0;
+    }
+    let us = pos.side_to_move();
+    m.kills()
+        .map(|sq| {
+            let p = pos.piece_on(sq);
+            if !p.is_none() && p.color() != us {
+                e.value(p.kind())
+            } else {
+                0
+            }
+        })
+        .sum()
+}
+
 /// The type of the piece that moves (the dropped type for a drop).
 #[inline]
 pub fn mover(pos: &Position, m: Move) -> PieceType {
@@ -66,15 +86,20 @@ fn see_value(e: &Eval, pos: &Position, t: PieceType) -> i32 {
 /// the opponent wins scores what the piece is worth there, negated. Other quiet
 /// moves (drops, castling, switches, stack moves) score 0.
 pub fn see(e: &Eval, pos: &Position, m: Move) -> i32 {
+    let killed = kill_value(e, pos, m);
     let first = match captured(pos, m) {
         Some(victim) if m.kind() == MoveKind::EnPassant => return e.value(victim),
         Some(victim) => see_value(e, pos, victim),
-        None if m.kind() == MoveKind::Normal && m.kill_count() == 0 => 0,
-        None => return 0,
+        // A shot that does not move has no exchange on its own square to start.
+        None if m.kind() == MoveKind::Normal && m.from() != m.to() => 0,
+        None => return killed,
     };
     let to = m.to();
     let mut occ = pos.occupied();
     occ.clear(m.from());
+    for k in m.kills() {
+        occ.clear(k);
+    }
     let mut gain = [0i32; 40];
     gain[0] = first;
     let mut on_square = match m.promotion() {
@@ -113,7 +138,8 @@ pub fn see(e: &Eval, pos: &Position, m: Move) -> i32 {
         gain[d - 1] = -(gain[d].max(-gain[d - 1]));
         d -= 1;
     }
-    gain[0]
+    // What was killed in passing stays won, whatever happens on the destination.
+    gain[0] + killed
 }
 
 /// The material a promotion adds: a piece arriving in its promotion zone and becoming a
@@ -145,7 +171,7 @@ pub fn promotion_gain(e: &Eval, pos: &Position, m: Move) -> i32 {
 /// True for captures and promotions that gain material (what quiescence searches).
 #[inline]
 pub fn is_tactical(e: &Eval, pos: &Position, m: Move) -> bool {
-    captured(pos, m).is_some() || promotion_gain(e, pos, m) > 0
+    captured(pos, m).is_some() || kill_value(e, pos, m) > 0 || promotion_gain(e, pos, m) > 0
 }
 
 /// Ordering score of a capture or promotion: most valuable victim first, then least
@@ -154,10 +180,11 @@ pub fn is_tactical(e: &Eval, pos: &Position, m: Move) -> bool {
 pub fn tactical_score(e: &Eval, pos: &Position, m: Move) -> Option<i32> {
     let victim = captured(pos, m);
     let pv = promotion_gain(e, pos, m);
-    if victim.is_none() && pv == 0 {
+    let killed = kill_value(e, pos, m);
+    if victim.is_none() && pv == 0 && killed == 0 {
         return None;
     }
-    let vv = victim.map_or(0, |t| e.value(t));
+    let vv = victim.map_or(0, |t| e.value(t)) + killed;
     let av = see_value(e, pos, mover(pos, m));
     let mvv = (vv + pv) * 16 - av.min(4000) / 8;
     if victim.is_some() && av > vv && see(e, pos, m) < 0 {
