@@ -1,12 +1,11 @@
-//! Move-ordering memory of one search thread: butterfly history, counter moves,
-//! continuation histories (what worked after the previous move and the one before it)
-//! and capture history (which captures of which victims paid off).
+//! Move-ordering memory of one search thread: butterfly history, counter moves and
+//! continuation histories (what worked after the previous move and the one before it).
 //!
 //! Continuation entries are keyed by (piece type, destination) pairs, sized from the
 //! variant (types × squares), so an 8x8 game with six types keeps a small table and
 //! ArchMage's twenty types on 100 squares a larger one — never a fixed worst case.
 
-use crate::core::moves::{Move, Piece, PieceType};
+use crate::core::moves::{Move, Piece};
 
 /// A (piece type, destination) pair as an index, or [`NO_CONT`] for a null move / the root.
 pub type ContIndex = u32;
@@ -36,9 +35,6 @@ pub struct Histories {
     cont: Vec<i16>,
     /// The refutation last seen for each previous (type, destination).
     counter: Vec<Move>,
-    /// `capture[(piece * 128 + to) * types + victim]`.
-    capture: Vec<i16>,
-    types: usize,
     squares: u32,
     k: usize,
 }
@@ -53,8 +49,6 @@ impl Histories {
             // many types pays only for the entries its search touches.
             cont: vec![0; k * k],
             counter: vec![Move::NULL; k],
-            capture: vec![0; 64 * 128 * types.max(1)],
-            types: types.max(1),
             squares: squares as u32,
             k,
         }
@@ -95,21 +89,6 @@ impl Histories {
         if prev != NO_CONT {
             self.counter[prev as usize] = m;
         }
-    }
-
-    /// How well captures of `victim` by `piece` on `to` have done.
-    #[inline]
-    pub fn capture_score(&self, piece: Piece, to: usize, victim: PieceType) -> i32 {
-        self.capture[(piece.idx() * 128 + to) * self.types + victim as usize] as i32
-    }
-
-    /// Rewards (`b > 0`) or punishes a capture.
-    #[inline]
-    pub fn update_capture(&mut self, piece: Piece, to: usize, victim: PieceType, b: i32) {
-        apply(
-            &mut self.capture[(piece.idx() * 128 + to) * self.types + victim as usize],
-            b,
-        );
     }
 
     /// Rewards (`bonus > 0`) or punishes a quiet move in every table.
@@ -154,16 +133,5 @@ mod tests {
         h.set_counter(p, m);
         assert_eq!(h.counter(p), m);
         assert_eq!(h.counter(NO_CONT), Move::NULL);
-    }
-
-    #[test]
-    fn capture_history_tells_victims_apart() {
-        let mut h = Histories::new(6, 64);
-        let rook = Piece::new(3, Color::White);
-        h.update_capture(rook, 10, 4, bonus(8));
-        h.update_capture(rook, 10, 1, -bonus(8));
-        assert!(h.capture_score(rook, 10, 4) > 0);
-        assert!(h.capture_score(rook, 10, 1) < 0);
-        assert_eq!(h.capture_score(rook, 11, 4), 0);
     }
 }

@@ -501,26 +501,6 @@ impl Worker {
         self.pv_len[ply] = next;
     }
 
-    /// Capture history of `m` (0 for a promotion that captures nothing).
-    #[inline]
-    fn capture_history(&self, m: Move) -> i32 {
-        match captured(&self.pos, m) {
-            Some(v) => self
-                .hist
-                .capture_score(moving_piece(&self.pos, m), m.to().idx(), v),
-            None => 0,
-        }
-    }
-
-    /// Rewards or punishes the capture `m` (no-op for a non-capture).
-    #[inline]
-    fn update_capture(&mut self, m: Move, bonus: i32) {
-        if let Some(v) = captured(&self.pos, m) {
-            let pc = moving_piece(&self.pos, m);
-            self.hist.update_capture(pc, m.to().idx(), v, bonus);
-        }
-    }
-
     /// The continuation indices of the two moves before `ply` (the opponent's, then ours).
     #[inline]
     fn prev_conts(&self, ply: usize) -> [ContIndex; 2] {
@@ -724,7 +704,7 @@ impl Worker {
             self.frames[ply].scores[i] = if m == tt_move {
                 TT_SCORE
             } else if let Some(s) = tactical_score(&self.eval, &self.pos, m) {
-                s + self.capture_history(m) / 2
+                s
             } else if m == killers[0] {
                 KILLER
             } else if m == killers[1] {
@@ -743,8 +723,6 @@ impl Worker {
         let mut searched = 0;
         let mut quiets = [(Piece::NONE, 0usize, NO_CONT); 64];
         let mut nq = 0;
-        let mut captures = [Move::NULL; 32];
-        let mut nc = 0;
         let lmr = lmr_table();
         for i in 0..n {
             let (m, score) = self.frames[ply].pick(i);
@@ -838,12 +816,6 @@ impl Worker {
                                 self.hist.update(qp, qto, qci, prev, -bonus);
                             }
                             self.hist.set_counter(prev[0], m);
-                        } else {
-                            self.update_capture(m, bonus);
-                        }
-                        // The captures tried before the cut did not refute the move.
-                        for &c in &captures[..nc] {
-                            self.update_capture(c, -bonus);
                         }
                         break;
                     }
@@ -852,9 +824,6 @@ impl Worker {
             if quiet && nq < quiets.len() {
                 quiets[nq] = (pc, to, ci);
                 nq += 1;
-            } else if !quiet && nc < captures.len() {
-                captures[nc] = m;
-                nc += 1;
             }
         }
         if excluded != Move::NULL {
