@@ -336,8 +336,7 @@ impl Schedule<'_> {
                 opening: base.clone(),
                 opening_moves: moves.clone(),
             };
-            let jobs = [job(first, a, b), job(second, b, a)];
-            let [j1, j2] = jobs;
+            let (j1, j2) = (job(first, a, b), job(second, b, a));
             match due {
                 [true, true] => {
                     self.pending = Some(j2);
