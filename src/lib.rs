@@ -6,7 +6,7 @@
 //! compile) → `position` (state, FEN, notation) → `movegen` → `registry` (games by
 //! name), `perft`, `eval`, `tt`, `search`, `bench`, `describe`, `inspect` → `protocol`
 //! (UCI, XBoard) and `arena` → `diagram` (SVG pictures; reads `describe` and the arena's
-//! results) → the CLI in `main.rs`. `report` (the text-or-JSON output trait) stands apart and imports nothing.
+//! results) → `merge` (sharded perft and match slices added up) → the CLI in `main.rs`. `report` (the text-or-JSON output trait) stands apart and imports nothing.
 
 #![warn(missing_docs)]
 
@@ -18,6 +18,7 @@ pub mod diagram;
 pub mod eval;
 pub mod fuzz;
 pub mod inspect;
+pub mod merge;
 pub mod movegen;
 pub mod movement;
 pub mod perft;

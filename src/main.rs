@@ -91,6 +91,8 @@ enum Cmd {
     Match(Box<config::MatchArgs>),
     /// Check PGN files: every game replayed under Tenfold's rules.
     Pgn(PgnArgs),
+    /// Add up the slices of a sharded perft or match (their --json files).
+    Merge(tenfold::merge::MergeArgs),
     /// Search the position: UCI-style info lines, then the best move.
     Search(search::report::SearchArgs),
     /// Search a fixed position set to a fixed depth; prints `<nodes> nodes <nps> nps` last.
@@ -170,6 +172,10 @@ fn run(cli: Cli) -> Result<(), Fail> {
             Ok(())
         }
         Cmd::Match(a) => run_match(c, &a),
+        Cmd::Merge(a) => {
+            let code = |e: &tenfold::merge::MergeError| if e.is_check_failure() { 1 } else { 2 };
+            show(c, &a.run().map_err(|e| Fail(code(&e), e.to_string()))?)
+        }
         Cmd::Pgn(a) => {
             let report = pgn::CheckReport::of(&pgn::read_pgn_file(&a.check)?);
             show(c, &report)?;
@@ -178,9 +184,19 @@ fn run(cli: Cli) -> Result<(), Fail> {
                 bad => Err(Fail(1, format!("{bad} game(s) failed the check"))),
             }
         }
-        Cmd::Perft(a) => match (&a.suite, a.depth) {
-            (Some(file), _) => perft_suite(c, &a, file),
-            (None, Some(depth)) => {
+        Cmd::Perft(a) => match (&a.suite, a.depth, a.shard) {
+            (Some(file), _, _) => perft_suite(c, &a, file),
+            (None, Some(depth), Some(shard)) => {
+                let (pos, how) = (
+                    position(c)?,
+                    perft::Counting::new(threads(a.threads)?, a.hash)?,
+                );
+                show(
+                    c,
+                    &perft::shard::PerftShard::run(&pos, depth, a.split_ply, shard, &how)?,
+                )
+            }
+            (None, Some(depth), None) => {
                 let how = perft::Counting::new(threads(a.threads)?, a.hash)?;
                 let bar = perft::progress::CountBar::new(!c.json);
                 let tick = |d, t, n| bar.update(d, t, n);
@@ -189,7 +205,7 @@ fn run(cli: Cli) -> Result<(), Fail> {
                 bar.finish();
                 show(c, &count)
             }
-            (None, None) => Err(usage("perft needs --depth N or --suite FILE")),
+            (None, None, _) => Err(usage("perft needs --depth N or --suite FILE")),
         },
     }
 }
@@ -322,17 +338,14 @@ fn bench(c: &Common, a: &bench::BenchArgs) -> Result<(), Fail> {
 
 fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {
     tenfold::arena::engine::kill_engines_on_signals();
-    let mut cfg = a.config(&variant(c)?)?;
+    let v = variant(c)?;
+    let mut cfg = a.config(&v)?;
     // Absolute, because the engines may not share the referee's working directory.
-    cfg.variant_files = c
-        .variant_file
-        .iter()
-        .map(|f| {
-            std::fs::canonicalize(f)
-                .map(|p| p.to_string_lossy().into_owned())
-                .unwrap_or_else(|_| f.clone())
-        })
-        .collect();
+    cfg.variant_files = c.variant_file.iter().map(|f| config::absolute(f)).collect();
+    let prior = match (&a.pgnout, a.resume) {
+        (Some(file), true) => tenfold::arena::resume::load(file, &cfg, &v.start_fen)?,
+        _ => Vec::new(),
+    };
     let notation: pgn::Notation = a
         .pgn_notation
         .parse()
@@ -346,7 +359,7 @@ fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {
     let template = "{bar:30} {pos}/{len} games {elapsed_precise} {msg}";
     let bar = progress(
         std::io::stderr().is_terminal() && !c.json,
-        cfg.total_games(),
+        cfg.pair_range().len() * 2,
         template,
     );
     let on_game = |g: &Finished, r: &MatchResult| {
@@ -367,7 +380,10 @@ fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {
             None => {}
         }
     };
-    let result = tenfold::arena::run_match(&cfg, &on_game)?;
+    let mut result = tenfold::arena::run_match_from(&cfg, prior, &on_game)?;
+    if let Some(s) = &mut result.slice {
+        s.pgn = a.pgnout.as_deref().map(config::absolute);
+    }
     bar.iter().for_each(ProgressBar::finish_and_clear);
     show(c, &result)
 }

@@ -7,6 +7,7 @@ use super::{
     read_openings, Adjudication, MatchConfig, OpeningsError, TimeControl, TimeControlError,
 };
 use crate::core::input::{read_text, MAX_LIST_BYTES};
+use crate::core::shard::{parse_pairs, Shard, ShardError};
 use crate::variant::Variant;
 use std::sync::Arc;
 use std::time::Duration;
@@ -72,6 +73,34 @@ pub enum ConfigError {
     /// A `--tournament` other than gauntlet and round-robin.
     #[error("--tournament: \"{0}\" is not gauntlet or round-robin")]
     Tournament(String),
+    /// A `--shard` or `--pairs` value refused.
+    #[error(transparent)]
+    Shard(#[from] ShardError),
+    /// `--shard` and `--pairs` together, which would name two slices.
+    #[error("--shard and --pairs choose the same thing; give one")]
+    ShardAndPairs,
+    /// A `--pairs` range past the end of the schedule.
+    #[error("--pairs: {start}..{end} ends past the schedule's {total} pairs")]
+    PairsPastEnd {
+        /// First pair asked for.
+        start: usize,
+        /// One past the last.
+        end: usize,
+        /// Pairs in the schedule.
+        total: usize,
+    },
+    /// `--resume` with no `--pgnout` to resume from.
+    #[error("--resume needs --pgnout FILE: the match's PGN is its state")]
+    ResumeWithoutPgn,
+}
+
+/// `path` made absolute (as it is when it exists), for programs or later steps that
+/// may not share this working directory.
+pub fn absolute(path: &str) -> String {
+    std::fs::canonicalize(path)
+        .map(|p| p.to_string_lossy().into_owned())
+        .or_else(|_| std::path::absolute(path).map(|p| p.to_string_lossy().into_owned()))
+        .unwrap_or_else(|_| path.to_string())
 }
 
 /// Splits `key=value` words, space or comma separated, into pairs.
@@ -261,6 +290,15 @@ pub struct MatchArgs {
     /// PGN movetext: san (with Tenfold's extensions, see README) or lan (coordinates).
     #[arg(long, default_value = "san")]
     pub pgn_notation: String,
+    /// Play slice I of N of the schedule's game pairs (0 <= I < N); `tenfold merge` adds the slices up.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Play game pairs A..B of the schedule (A inclusive, B exclusive; pair k is games 2k+1, 2k+2).
+    #[arg(long)]
+    pub pairs: Option<String>,
+    /// Continue an interrupted match from its --pgnout file: its games are kept, the rest played.
+    #[arg(long)]
+    pub resume: bool,
 }
 
 impl MatchArgs {
@@ -290,7 +328,39 @@ impl MatchArgs {
             seed: self.seed,
             event: self.event.clone(),
             variant_files: Vec::new(),
+            pairs: None,
+            shard: None,
         })
+        .and_then(|cfg| self.slice(cfg))
+    }
+
+    /// Sets the pairs of `--shard` or `--pairs` on `cfg`, checked against its schedule.
+    fn slice(&self, mut cfg: MatchConfig) -> Result<MatchConfig, ConfigError> {
+        if self.resume && self.pgnout.is_none() {
+            return Err(ConfigError::ResumeWithoutPgn);
+        }
+        let total = cfg.total_pairs();
+        match (&self.shard, &self.pairs) {
+            (Some(_), Some(_)) => return Err(ConfigError::ShardAndPairs),
+            (Some(s), None) => {
+                let shard: Shard = s.parse()?;
+                cfg.pairs = Some(shard.range(total));
+                cfg.shard = Some(shard);
+            }
+            (None, Some(p)) => {
+                let r = parse_pairs(p)?;
+                if r.end > total {
+                    return Err(ConfigError::PairsPastEnd {
+                        start: r.start,
+                        end: r.end,
+                        total,
+                    });
+                }
+                cfg.pairs = Some(r);
+            }
+            (None, None) => {}
+        }
+        Ok(cfg)
     }
 }
 

@@ -9,9 +9,12 @@ pub mod engine;
 pub mod pgn;
 pub mod player;
 pub mod report;
+pub mod resume;
+pub mod slice;
 pub mod stats;
 
 use crate::core::moves::{Color, MoveList};
+use crate::core::shard::{mix, Shard};
 use crate::position::fen::FenError;
 use crate::position::notation::GameResult;
 use crate::position::Position;
@@ -21,9 +24,18 @@ use engine::{UciEngine, XboardEngine};
 use pgn::GameRecord;
 use player::{material, Baseline, EngineSpec, Limit, Player, PlayerError, Rng};
 use stats::{Penta, Sprt, SprtVerdict, Wld};
+use std::collections::HashSet;
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// Independent random streams under one `--seed`: each game pair's opening, each
+/// game's two baselines and the book's shuffle draw from their own.
+const STREAM_OPENING: u64 = 1;
+const STREAM_WHITE: u64 = 2;
+const STREAM_BLACK: u64 = 3;
+const STREAM_BOOK: u64 = 4;
 
 /// A time control.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -192,6 +204,10 @@ pub struct MatchConfig {
     pub event: String,
     /// Variant files the referee loaded; its Tenfold engines load them too.
     pub variant_files: Vec<String>,
+    /// Only these game pairs of the schedule (`--pairs`, `--shard`); None plays all.
+    pub pairs: Option<Range<usize>>,
+    /// The `--shard I/N` the pairs came from, reported with the results.
+    pub shard: Option<Shard>,
 }
 
 impl MatchConfig {
@@ -204,6 +220,63 @@ impl MatchConfig {
             n.saturating_sub(1)
         };
         self.rounds.max(1) as usize * self.games.div_ceil(2).max(1) as usize * 2 * pairings
+    }
+
+    /// How many colour-swapped game pairs the whole schedule holds.
+    pub fn total_pairs(&self) -> usize {
+        self.total_games() / 2
+    }
+
+    /// The pairs this run plays: its slice, or the whole schedule.
+    pub fn pair_range(&self) -> Range<usize> {
+        self.pairs.clone().unwrap_or(0..self.total_pairs())
+    }
+
+    /// The pairings (engine indices, first plays White in the pair's first game) in
+    /// schedule order.
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        let n = self.engines.len();
+        if self.round_robin {
+            (0..n)
+                .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                .collect()
+        } else {
+            (1..n).map(|b| (0, b)).collect()
+        }
+    }
+
+    /// White and Black of game `number` (1-based; pair k plays games 2k+1 and 2k+2).
+    pub fn colours(&self, number: usize) -> Option<(usize, usize)> {
+        let pairings = self.pairings();
+        let pair = number.checked_sub(1)? / 2;
+        let pairs_per_round = self.games.div_ceil(2).max(1) as usize;
+        let per_round = pairs_per_round * pairings.len();
+        if per_round == 0 || pair >= self.total_pairs() {
+            return None;
+        }
+        let (a, b) = pairings[(pair % per_round) / pairs_per_round];
+        Some(if number % 2 == 1 { (a, b) } else { (b, a) })
+    }
+
+    /// The order book openings are used in: the file's, or shuffled by `--seed`.
+    pub fn book_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.openings.len()).collect();
+        if self.random_order {
+            let mut rng = Rng::new(mix(self.seed, STREAM_BOOK, 0));
+            for i in (1..order.len()).rev() {
+                order.swap(i, rng.below(i + 1));
+            }
+        }
+        order
+    }
+
+    /// The start position of pair `pair`'s games: opening k of the (shuffled) book,
+    /// cycling, or the variant's start.
+    pub fn opening_of(&self, pair: usize, order: &[usize], start: &str) -> String {
+        match order.len() {
+            0 => start.to_string(),
+            n => self.openings[order[pair % n]].clone(),
+        }
     }
 }
 
@@ -220,60 +293,59 @@ struct Job {
 }
 
 /// The games of a match, made one at a time as players ask for them (a schedule of a
-/// hundred million rounds costs nothing until played), in the same order and with the
-/// same openings as if made all at once.
+/// hundred million rounds costs nothing until played). Everything about pair k (its
+/// players, opening and seeds) is a function of k and `--seed` alone, so any slice of
+/// pairs plays exactly the games the whole schedule would.
 struct Schedule<'a> {
     cfg: &'a MatchConfig,
     v: Arc<Variant>,
-    pairings: Vec<(usize, usize)>,
-    rng: Rng,
-    /// Games handed out so far.
-    next: usize,
-    total: usize,
-    opening_index: usize,
+    book: Vec<usize>,
+    pairs: Range<usize>,
+    /// Games already played (a resumed match), skipped.
+    done: HashSet<usize>,
     /// The colour-swapped partner of the last game handed out, when it is still due.
     pending: Option<Job>,
 }
 
 impl Schedule<'_> {
     fn next_job(&mut self) -> Option<Job> {
-        if let Some(j) = self.pending.take() {
-            self.next += 1;
-            return Some(j);
+        loop {
+            if let Some(j) = self.pending.take() {
+                return Some(j);
+            }
+            let pair = self.pairs.next()?;
+            let (first, second) = (2 * pair + 1, 2 * pair + 2);
+            let due = [first, second].map(|g| !self.done.contains(&g));
+            if due == [false, false] {
+                continue;
+            }
+            let cfg = self.cfg;
+            let (a, b) = cfg.colours(first)?;
+            let base = cfg.opening_of(pair, &self.book, &self.v.start_fen);
+            let moves = if cfg.plies > 0 {
+                let mut rng = Rng::new(mix(cfg.seed, STREAM_OPENING, pair as u64));
+                random_opening_moves(&self.v, &base, cfg.plies, &mut rng)
+            } else {
+                Vec::new()
+            };
+            let job = |index: usize, white: usize, black: usize| Job {
+                index,
+                pair,
+                white,
+                black,
+                opening: base.clone(),
+                opening_moves: moves.clone(),
+            };
+            let (j1, j2) = (job(first, a, b), job(second, b, a));
+            match due {
+                [true, true] => {
+                    self.pending = Some(j2);
+                    return Some(j1);
+                }
+                [true, false] => return Some(j1),
+                _ => return Some(j2),
+            }
         }
-        if self.next >= self.total || self.pairings.is_empty() {
-            return None;
-        }
-        let cfg = self.cfg;
-        let pair = self.next / 2;
-        let pairs_per_round = cfg.games.div_ceil(2).max(1) as usize;
-        let per_round = pairs_per_round * self.pairings.len();
-        let (a, b) = self.pairings[(pair % per_round) / pairs_per_round];
-        let base = if cfg.openings.is_empty() {
-            self.v.start_fen.clone()
-        } else if cfg.random_order {
-            cfg.openings[self.rng.below(cfg.openings.len())].clone()
-        } else {
-            let o = cfg.openings[self.opening_index % cfg.openings.len()].clone();
-            self.opening_index += 1;
-            o
-        };
-        let moves = if cfg.plies > 0 {
-            random_opening_moves(&self.v, &base, cfg.plies, &mut self.rng)
-        } else {
-            Vec::new()
-        };
-        let job = |index: usize, white: usize, black: usize| Job {
-            index,
-            pair,
-            white,
-            black,
-            opening: base.clone(),
-            opening_moves: moves.clone(),
-        };
-        self.pending = Some(job(self.next + 2, b, a));
-        self.next += 1;
-        Some(job(self.next, a, b))
     }
 }
 
@@ -301,6 +373,8 @@ pub struct MatchResult {
     pub names: Vec<String>,
     /// SPRT verdict, if one was asked for.
     pub sprt: Option<(f64, SprtVerdict)>,
+    /// For a slice of a match (`--shard`, `--pairs`): what `tenfold merge` needs.
+    pub slice: Option<slice::SliceInfo>,
 }
 
 impl MatchResult {
@@ -817,17 +891,20 @@ pub fn run_match(
     cfg: &MatchConfig,
     on_game: &(dyn Fn(&Finished, &MatchResult) + Sync),
 ) -> Result<MatchResult, MatchError> {
-    let v = registry::get(&cfg.variant)?;
+    run_match_from(cfg, Vec::new(), on_game)
+}
+
+/// Checks the players of a match and gives each its time control.
+fn time_controls(cfg: &MatchConfig) -> Result<Vec<TimeControl>, MatchError> {
     if cfg.engines.len() < 2 {
         return Err(MatchError::TooFewEngines);
     }
-    let mut names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let mut names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
     names.sort();
     names.dedup();
     if names.len() != cfg.engines.len() {
         return Err(MatchError::DuplicateNames);
     }
-    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let mut tcs = Vec::new();
     for e in &cfg.engines {
         let mut tc = cfg.each;
@@ -842,30 +919,48 @@ pub fn run_match(
         }
         tcs.push(tc);
     }
-    let pairings: Vec<(usize, usize)> = if cfg.round_robin {
-        (0..names.len())
-            .flat_map(|a| (a + 1..names.len()).map(move |b| (a, b)))
-            .collect()
-    } else {
-        (1..names.len()).map(|b| (0, b)).collect()
+    Ok(tcs)
+}
+
+/// Plays the games of a match not among `done` (games of an interrupted run, read back
+/// by [`resume::load`]); the result counts both. A slice of a match (`cfg.pairs`) plays
+/// all its pairs: its SPRT is judged when the slices are merged.
+pub fn run_match_from(
+    cfg: &MatchConfig,
+    done: Vec<Finished>,
+    on_game: &(dyn Fn(&Finished, &MatchResult) + Sync),
+) -> Result<MatchResult, MatchError> {
+    let v = registry::get(&cfg.variant)?;
+    let tcs = time_controls(cfg)?;
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let sliced = cfg.pairs.is_some();
+    let played: HashSet<usize> = done.iter().map(|g| g.number).collect();
+    let mut first = MatchResult {
+        games: done,
+        names: names.clone(),
+        sprt: None,
+        slice: sliced.then(|| slice::SliceInfo::of(cfg)),
     };
+    let sprt_of = |r: &mut MatchResult| -> bool {
+        if let (Some(sprt), 2) = (&cfg.sprt, names.len()) {
+            let p = r.penta(0, 1);
+            let verdict = sprt.verdict(&p);
+            r.sprt = Some((sprt.llr(&p), verdict));
+            return verdict != SprtVerdict::Continue && !sliced;
+        }
+        false
+    };
+    let decided = sprt_of(&mut first);
     let queue = Mutex::new(Schedule {
         cfg,
         v: v.clone(),
-        pairings,
-        rng: Rng::new(cfg.seed),
-        next: 0,
-        total: cfg.total_games(),
-        opening_index: 0,
+        book: cfg.book_order(),
+        pairs: cfg.pair_range(),
+        done: played,
         pending: None,
     });
-    let stop = AtomicBool::new(false);
-    let result = Mutex::new(MatchResult {
-        games: Vec::new(),
-        names: names.clone(),
-        sprt: None,
-    });
-    let seed = cfg.seed;
+    let stop = AtomicBool::new(decided);
+    let result = Mutex::new(first);
     std::thread::scope(|s| {
         for _ in 0..cfg.concurrency.max(1) {
             s.spawn(|| loop {
@@ -875,14 +970,15 @@ pub fn run_match(
                 let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).next_job() else {
                     break;
                 };
+                let g = job.index as u64;
                 let mut w = make_player(
                     &cfg.engines[job.white],
-                    seed ^ (job.index as u64 * 2 + 1),
+                    mix(cfg.seed, STREAM_WHITE, g),
                     &cfg.variant_files,
                 );
                 let mut b = make_player(
                     &cfg.engines[job.black],
-                    seed ^ (job.index as u64 * 2 + 2),
+                    mix(cfg.seed, STREAM_BLACK, g),
                     &cfg.variant_files,
                 );
                 let mut record = play_game(
@@ -905,13 +1001,8 @@ pub fn run_match(
                 };
                 let mut r = result.lock().unwrap_or_else(|e| e.into_inner());
                 r.games.push(fin.clone());
-                if let (Some(sprt), 2) = (&cfg.sprt, names.len()) {
-                    let p = r.penta(0, 1);
-                    let verdict = sprt.verdict(&p);
-                    r.sprt = Some((sprt.llr(&p), verdict));
-                    if verdict != SprtVerdict::Continue {
-                        stop.store(true, Ordering::Relaxed);
-                    }
+                if sprt_of(&mut r) {
+                    stop.store(true, Ordering::Relaxed);
                 }
                 on_game(&fin, &r);
             });
@@ -987,6 +1078,8 @@ mod tests {
             seed: 3,
             event: "test".into(),
             variant_files: vec![],
+            pairs: None,
+            shard: None,
         };
         let r = run_match(&cfg, &|_, _| {}).unwrap();
         assert_eq!(r.games.len(), 20);
@@ -1042,6 +1135,8 @@ mod tests {
             seed: 1,
             event: String::new(),
             variant_files: vec![],
+            pairs: None,
+            shard: None,
         }
     }
 

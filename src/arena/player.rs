@@ -80,9 +80,10 @@ pub trait Player: Send {
 pub struct Rng(u64);
 
 impl Rng {
-    /// A generator from a seed (any value).
+    /// A generator from a seed (any value); every seed gives its own stream.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15 | 1)
+        // xorshift's state must not be zero; splitmix64 maps exactly one seed there.
+        Rng(crate::core::shard::splitmix64(seed).max(1))
     }
 
     /// The next number.

@@ -161,6 +161,11 @@ fn summary_json(r: &MatchResult) -> Value {
     if let Some((llr, verdict)) = r.sprt {
         o["sprt"] = json!({"llr": llr, "verdict": format!("{verdict:?}")});
     }
+    if let (Some(info), Value::Object(map)) = (&r.slice, &mut o) {
+        if let Value::Object(extra) = super::slice::slice_json(r, info) {
+            map.extend(extra);
+        }
+    }
     o
 }
 
@@ -202,6 +207,7 @@ mod tests {
             ],
             names: vec!["A".into(), "B".into()],
             sprt: None,
+            slice: None,
         }
     }
 
@@ -261,6 +267,7 @@ mod tests {
             ],
             names: vec!["A".into(), "B".into(), "C".into()],
             sprt: None,
+            slice: None,
         };
         let text = r.text();
         let rows: Vec<&str> = text.lines().filter(|l| l.contains(" vs ")).collect();

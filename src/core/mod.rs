@@ -4,4 +4,5 @@ pub mod fen;
 pub mod geometry;
 pub mod input;
 pub mod moves;
+pub mod shard;
 pub mod zobrist;

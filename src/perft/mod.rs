@@ -3,6 +3,7 @@
 
 pub mod hash;
 pub mod progress;
+pub mod shard;
 pub mod suite;
 
 use crate::core::moves::{Move, MoveList};
@@ -259,6 +260,12 @@ pub struct PerftArgs {
     /// Keep counts in a hash table of this many MB (deep runs; same counts).
     #[arg(long, default_value_t = 0)]
     pub hash: usize,
+    /// Count slice I of N (0 <= I < N) of the positions --split-ply plies down; `tenfold merge` adds the slices up.
+    #[arg(long)]
+    pub shard: Option<crate::core::shard::Shard>,
+    /// With --shard: how many plies down the tree is cut into shared-out positions.
+    #[arg(long, default_value_t = 2)]
+    pub split_ply: u32,
 }
 
 #[cfg(test)]

@@ -1,0 +1,413 @@
+//! Scale-out (issue 18): a match or perft cut into slices adds up to exactly the
+//! unsharded run, `merge` names a missing or repeated slice, neighbouring seeds play
+//! different games, and a match interrupted by SIGINT mid-game resumes to the result of
+//! an uninterrupted one. The Slurm job arrays themselves run in `scripts/slurm/ci.sh`.
+
+mod common;
+
+use common::temp_path;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use tenfold::arena::player::EngineSpec;
+use tenfold::arena::{run_match, Adjudication, MatchConfig, TimeControl};
+use tenfold::core::shard::Shard;
+
+fn tenfold(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tenfold"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// Random against greedy from generated openings: every game depends on the seed alone.
+fn random_vs_greedy(games: u32, seed: u64) -> MatchConfig {
+    MatchConfig {
+        variant: "chess".into(),
+        engines: vec![
+            EngineSpec::parse("name=R,player=random").unwrap(),
+            EngineSpec::parse("name=G,player=greedy").unwrap(),
+        ],
+        each: TimeControl::default(),
+        openings: vec![],
+        plies: 4,
+        random_order: false,
+        rounds: 1,
+        games,
+        concurrency: 2,
+        round_robin: false,
+        sprt: None,
+        adjudication: Adjudication {
+            max_moves: Some(60),
+            ..Default::default()
+        },
+        margin: Duration::from_millis(50),
+        seed,
+        event: "t".into(),
+        variant_files: vec![],
+        pairs: None,
+        shard: None,
+    }
+}
+
+/// Each game by number: who played it, its moves and its result.
+fn games_of(cfg: &MatchConfig) -> BTreeMap<usize, (usize, usize, Vec<String>, &'static str)> {
+    let r = run_match(cfg, &|_, _| {}).unwrap();
+    r.games
+        .iter()
+        .map(|g| {
+            let rec = &g.record;
+            (
+                g.number,
+                (g.white, g.black, rec.moves.clone(), rec.result_token()),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn neighbouring_seeds_play_different_games() {
+    // Shards once started with --seed base+i: seeds 2k and 2k+1 played the same games.
+    for s in [1000u64, 1001, 2, 7] {
+        let (a, b) = (
+            games_of(&random_vs_greedy(4, s)),
+            games_of(&random_vs_greedy(4, s + 1)),
+        );
+        assert_eq!(a.len(), 4);
+        for n in 1..=4 {
+            assert_ne!(a[&n].2, b[&n].2, "game {n} of seeds {s} and {}", s + 1);
+        }
+        // Partner games of a pair share their opening, not their baselines' dice.
+        assert_eq!(a[&1].2[..4], a[&2].2[..4], "seed {s}: one opening per pair");
+    }
+}
+
+#[test]
+fn the_union_of_shards_is_the_unsharded_match() {
+    let whole = games_of(&random_vs_greedy(16, 11));
+    assert_eq!(whole.len(), 16);
+    for n in [1, 2, 3, 4, 5, 8] {
+        let mut union = BTreeMap::new();
+        for index in 0..n {
+            let mut cfg = random_vs_greedy(16, 11);
+            let shard = Shard { index, count: n };
+            cfg.pairs = Some(shard.range(cfg.total_pairs()));
+            cfg.shard = Some(shard);
+            for (k, g) in games_of(&cfg) {
+                assert!(
+                    union.insert(k, g).is_none(),
+                    "game {k} in two of {n} shards"
+                );
+            }
+        }
+        assert_eq!(union, whole, "{n} shards");
+    }
+}
+
+const MATCH: &[&str] = &[
+    "match",
+    "--engine",
+    "name=R,player=random",
+    "--engine",
+    "name=G,player=greedy",
+    "--games",
+    "16",
+    "--maxmoves",
+    "60",
+    "--seed",
+    "9",
+    "--json",
+];
+
+fn sharded_match(dir: &str, n: usize, extra: &[&str]) -> Vec<String> {
+    (0..n)
+        .map(|i| {
+            let (shard, pgn) = (format!("{i}/{n}"), format!("{dir}-{i}.pgn"));
+            let _ = std::fs::remove_file(&pgn);
+            let mut args = MATCH.to_vec();
+            args.extend(["--shard", &shard, "--pgnout", &pgn]);
+            args.extend(extra);
+            let (code, out, err) = tenfold(&args);
+            assert_eq!(code, 0, "{err}");
+            let file = format!("{dir}-{i}.json");
+            std::fs::write(&file, out).unwrap();
+            file
+        })
+        .collect()
+}
+
+#[test]
+fn merged_match_shards_print_the_unsharded_summary() {
+    let (code, whole, err) = tenfold(MATCH);
+    assert_eq!(code, 0, "{err}");
+    let dir = temp_path("m").to_string_lossy().into_owned();
+    let files = sharded_match(&dir, 4, &[]);
+    let merged_pgn = format!("{dir}-all.pgn");
+    let plot = format!("{dir}.svg");
+    let mut args: Vec<&str> = vec!["merge", "--json", "--pgnout", &merged_pgn, "--plot", &plot];
+    args.extend(files.iter().map(String::as_str));
+    let (code, merged, err) = tenfold(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json(&merged), json(&whole));
+    assert_eq!(
+        json(&merged)["results"][0]["pentanomial"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .sum::<u64>(),
+        8
+    );
+    // The slices' PGNs, concatenated, are 16 games that replay.
+    let (code, out, err) = tenfold(&["pgn", "--check", &merged_pgn]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.ends_with("16 passed, 0 failed\n"), "{out}");
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(
+        svg.contains("<svg") && svg.contains("R vs G (chess)"),
+        "{svg}"
+    );
+
+    // One shard left out, one given twice, one of another seed.
+    let (code, _, err) = tenfold(&["merge", &files[0], &files[1], &files[3]]);
+    assert_eq!((code, err.as_str()), (1, "tenfold: shard 2/4 missing\n"));
+    let (code, _, err) = tenfold(&[
+        "merge", &files[0], &files[1], &files[2], &files[3], &files[1],
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("shard 1/4 given 2 times"), "{err}");
+    let other = sharded_match(&format!("{dir}-seed"), 4, &["--seed", "10"]);
+    let (code, _, err) = tenfold(&["merge", &files[0], &files[1], &files[2], &other[3]]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("seed 10 differs from") && err.contains("'s 9"),
+        "{err}"
+    );
+}
+
+#[test]
+fn pair_ranges_are_slices_too() {
+    let (_, whole, _) = tenfold(MATCH);
+    let dir = temp_path("p").to_string_lossy().into_owned();
+    let mut files = Vec::new();
+    for (i, range) in ["0..3", "3..4", "4..8"].iter().enumerate() {
+        let mut args = MATCH.to_vec();
+        args.extend(["--pairs", range]);
+        let (code, out, err) = tenfold(&args);
+        assert_eq!(code, 0, "{err}");
+        files.push(format!("{dir}-{i}.json"));
+        std::fs::write(&files[i], out).unwrap();
+    }
+    let (code, merged, err) = tenfold(&["merge", "--json", &files[0], &files[1], &files[2]]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json(&merged), json(&whole));
+    let (code, _, err) = tenfold(&["merge", &files[0], &files[2]]);
+    assert_eq!((code, err.as_str()), (1, "tenfold: pairs 3..4 missing\n"));
+    let mut args = MATCH.to_vec();
+    args.extend(["--pairs", "6..9"]);
+    let (code, _, err) = tenfold(&args);
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            2,
+            "tenfold: --pairs: 6..9 ends past the schedule's 8 pairs\n"
+        )
+    );
+}
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+#[test]
+fn perft_shards_merge_to_the_total_and_the_divide() {
+    let (code, whole, err) = tenfold(&[
+        "perft", "--fen", KIWIPETE, "--depth", "4", "--divide", "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let dir = temp_path("perft").to_string_lossy().into_owned();
+    for (n, ply) in [(5, "2"), (3, "3")] {
+        let files: Vec<String> = (0..n)
+            .map(|i| {
+                let shard = format!("{i}/{n}");
+                let args = [
+                    "perft",
+                    "--fen",
+                    KIWIPETE,
+                    "--depth",
+                    "4",
+                    "--shard",
+                    &shard,
+                    "--split-ply",
+                    ply,
+                    "--json",
+                ];
+                let (code, out, err) = tenfold(&args);
+                assert_eq!(code, 0, "{err}");
+                let file = format!("{dir}-{ply}-{i}.json");
+                std::fs::write(&file, out).unwrap();
+                file
+            })
+            .collect();
+        let mut args = vec!["merge", "--json"];
+        args.extend(files.iter().map(String::as_str));
+        let (code, merged, err) = tenfold(&args);
+        assert_eq!(code, 0, "{err}");
+        let (m, w) = (json(&merged), json(&whole));
+        assert_eq!(m["nodes"], 4_085_603);
+        assert_eq!(m["divide"], w["divide"], "{n} shards split at ply {ply}");
+        // The text is `perft --divide`'s: move lines, a blank line, the total.
+        let (_, text, _) = tenfold(
+            &args[..1]
+                .iter()
+                .chain(&args[2..])
+                .copied()
+                .collect::<Vec<_>>(),
+        );
+        assert!(
+            text.starts_with("a1b1: 83348\n") && text.contains("\n\nnodes 4085603\n"),
+            "{text}"
+        );
+        let (code, _, err) = tenfold(&["merge", &files[0], &files[2]]);
+        assert_eq!(code, 1);
+        assert!(
+            err.starts_with("tenfold: shard") && err.contains("missing"),
+            "{err}"
+        );
+    }
+    let (code, _, err) = tenfold(&["perft", "--depth", "3", "--shard", "4/4"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("4/4 needs 0 <= I < N"), "{err}");
+    // A file that is no slice is bad input, not a failed check.
+    std::fs::write(format!("{dir}-junk.json"), "{\"nodes\": 1}").unwrap();
+    let (code, _, err) = tenfold(&["merge", &format!("{dir}-junk.json")]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// Games whose PGN is complete so far.
+fn whole_games(pgn: &str) -> usize {
+    std::fs::read_to_string(pgn)
+        .map(|t| t.matches("[Event ").count())
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_match_stopped_by_sigint_mid_game_resumes_to_the_same_result() {
+    // A node-limited Tenfold engine plays the same game every time, slowly enough to be
+    // interrupted in the middle of one.
+    let dir = temp_path("resume").to_string_lossy().into_owned();
+    let (through, stopped) = (format!("{dir}-through.pgn"), format!("{dir}-stopped.pgn"));
+    let args = |pgn: &str| {
+        let mut a: Vec<String> = [
+            "match",
+            "--engine",
+            "name=T,nodes=4000",
+            "--engine",
+            "name=G,player=greedy",
+            "--games",
+            "8",
+            "--maxmoves",
+            "40",
+            "--seed",
+            "4",
+            "--json",
+            "--pgnout",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        a.push(pgn.to_string());
+        a
+    };
+    let exe = env!("CARGO_BIN_EXE_tenfold");
+    let run = |a: &[String]| {
+        let out = Command::new(exe).args(a).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        json(&String::from_utf8_lossy(&out.stdout))
+    };
+    let whole = run(&args(&through));
+    let mut child = Command::new(exe)
+        .args(args(&stopped))
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while whole_games(&stopped) < 2 {
+        assert!(t0.elapsed() < Duration::from_secs(60), "no games written");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(60));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(
+        status.code(),
+        Some(130),
+        "SIGINT ends the match with 128 + 2"
+    );
+    let kept = whole_games(&stopped);
+    assert!((2..8).contains(&kept), "stopped after {kept} games");
+    let (code, out, err) = tenfold(&["pgn", "--check", &stopped]);
+    assert_eq!(
+        code, 0,
+        "the interrupted PGN holds whole games only: {out}{err}"
+    );
+
+    let mut again = args(&stopped);
+    again.push("--resume".into());
+    assert_eq!(run(&again), whole);
+    assert_eq!(whole_games(&stopped), 8, "each game once");
+    let (code, out, err) = tenfold(&["pgn", "--check", &stopped]);
+    assert_eq!(code, 0, "{out}{err}");
+    // Resuming a finished match plays nothing and reports the same.
+    assert_eq!(run(&again), whole);
+    assert_eq!(whole_games(&stopped), 8);
+}
+
+#[test]
+fn resume_refuses_a_pgn_of_another_match() {
+    let pgn = temp_path("foreign.pgn").to_string_lossy().into_owned();
+    let _ = std::fs::remove_file(&pgn);
+    let mut args = MATCH.to_vec();
+    args.extend(["--pgnout", &pgn]);
+    assert_eq!(tenfold(&args).0, 0);
+    let mut other: Vec<&str> = MATCH.to_vec();
+    other[2] = "name=X,player=random";
+    other.extend(["--pgnout", &pgn, "--resume"]);
+    let (code, _, err) = tenfold(&other);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("game 1 was X vs G") || err.contains("was R vs G"),
+        "{err}"
+    );
+    let (code, _, err) = tenfold(&[
+        "match",
+        "--engine",
+        "name=A,player=random",
+        "--engine",
+        "name=B,player=random",
+        "--resume",
+    ]);
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            2,
+            "tenfold: --resume needs --pgnout FILE: the match's PGN is its state\n"
+        )
+    );
+}
