@@ -13,6 +13,7 @@
 pub mod arena;
 pub mod bench;
 pub mod core;
+pub mod datagen;
 pub mod describe;
 pub mod diagram;
 pub mod eval;
@@ -28,6 +29,7 @@ pub mod report;
 pub mod rules;
 pub mod search;
 pub mod tt;
+pub mod tune;
 pub mod variant;
 
 pub use crate::core::geometry::{Bitboard, Board, Square};
