@@ -5,7 +5,8 @@
 //! → `rules` (one file per table key) and `variant` (the table form and its pure
 //! compile) → `position` (state, FEN, notation) → `movegen` → `registry` (games by
 //! name), `perft`, `eval`, `tt`, `search`, `bench`, `describe`, `inspect` → `protocol`
-//! (UCI, XBoard) and `arena` → `diagram` (SVG pictures; reads `describe` and the arena's
+//! (UCI, XBoard) and `arena` → `datagen` (self-play data), `tune` (fitting the evaluation's
+//! weights) and `diagram` (SVG pictures; reads `describe` and the arena's
 //! results) → the CLI in `main.rs`. `report` (the text-or-JSON output trait) stands apart and imports nothing.
 
 #![warn(missing_docs)]

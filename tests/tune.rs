@@ -140,6 +140,7 @@ fn the_fit_recovers_weights_that_made_the_labels() {
         patience: 60,
         threads: 2,
         seed: 1,
+        trainable: Vec::new(),
     };
     let mut losses = Vec::new();
     let best = fit::adam(train, held, &p0, &o, k, &opt, |e| losses.push(e.train));

@@ -33,6 +33,8 @@ pub struct FitOptions {
     pub threads: usize,
     /// Seed of the batch order.
     pub seed: u64,
+    /// Per weight: false holds it at its starting value (empty: every weight moves).
+    pub trainable: Vec<bool>,
 }
 
 /// One epoch's losses (mean squared error of the expected score).
@@ -180,7 +182,11 @@ pub fn adam(
             let mut g = gradient(&batch, &p, o, k, opt.threads);
             let scale = 1.0 / batch.len() as f64;
             for i in 0..n {
-                g[i] = g[i] * scale + 2.0 * opt.reg * (p[i] - start[i]);
+                g[i] = if opt.trainable.get(i) == Some(&false) {
+                    0.0
+                } else {
+                    g[i] * scale + 2.0 * opt.reg * (p[i] - start[i])
+                };
             }
             t += 1;
             let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));

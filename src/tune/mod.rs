@@ -30,9 +30,15 @@ pub struct TuneArgs {
     /// Pull toward the starting weights (times their squared distance, added to the loss).
     #[arg(long, default_value_t = 1e-8)]
     pub reg: f64,
-    /// Every Nth position is held out to judge the fit (0: none held out).
+    /// Every Nth block of 256 positions (whole games, mostly) is held out to judge the
+    /// fit (0: none held out). Positions of one game are alike: holding out single
+    /// positions would judge the fit on games it has seen.
     #[arg(long, default_value_t = 10)]
     pub holdout: usize,
+    /// Weight groups held at their starting values, comma separated: material, hand,
+    /// mobility, pst, passed, danger, scalars (tempo, shelter, pawn shape, threats).
+    #[arg(long, value_delimiter = ',')]
+    pub freeze: Vec<String>,
     /// Stop after this many epochs without a better held-out loss.
     #[arg(long, default_value_t = 8)]
     pub patience: usize,
@@ -178,7 +184,7 @@ impl TuneArgs {
                     result,
                 };
                 n += 1;
-                if self.holdout > 0 && n.is_multiple_of(self.holdout) {
+                if self.holdout > 0 && (n / 256 + 1).is_multiple_of(self.holdout) {
                     held.push(s);
                 } else {
                     train.push(s);
@@ -203,6 +209,7 @@ impl TuneArgs {
             fit::loss(&train, &start, &o, k, self.threads),
             fit::loss(&held, &start, &o, k, self.threads),
         ));
+        let trainable = frozen_mask(&self.freeze, &start_w.layout, &o)?;
         let opt = FitOptions {
             epochs: self.epochs,
             lr: self.lr,
@@ -215,6 +222,7 @@ impl TuneArgs {
             },
             threads: self.threads,
             seed: self.seed,
+            trainable,
         };
         // Without held-out positions the training loss judges the epochs.
         let judge = if held.is_empty() { &train } else { &held };
@@ -247,6 +255,39 @@ impl TuneArgs {
         }
         Ok(tuned)
     }
+}
+
+/// Per weight of the vector, whether it may move, from the `--freeze` groups.
+fn frozen_mask(
+    groups: &[String],
+    l: &crate::eval::Layout,
+    o: &Offsets,
+) -> Result<Vec<bool>, TuneError> {
+    let mut mask = vec![true; o.len()];
+    for g in groups {
+        let features: Vec<usize> = match g.trim() {
+            "material" => (0..l.types).map(|t| l.material(t)).collect(),
+            "hand" => (0..l.types).map(|t| l.hand(t)).collect(),
+            "mobility" => (0..l.types).map(|t| l.mobility(t)).collect(),
+            "pst" => (l.pst(0, 0)..l.passed(0)).collect(),
+            "passed" => (l.passed(0)..l.scalar(0)).collect(),
+            "scalars" => (l.scalar(0)..l.features()).collect(),
+            "danger" => {
+                mask[o.attack(0)..].iter_mut().for_each(|m| *m = false);
+                Vec::new()
+            }
+            other => {
+                return Err(TuneError::Usage(format!(
+                    "--freeze: unknown group {other:?} (material, hand, mobility, pst, passed, danger, scalars)"
+                )))
+            }
+        };
+        for f in features {
+            mask[f] = false;
+            mask[o.eg(f)] = false;
+        }
+    }
+    Ok(mask)
 }
 
 /// `table` with its `[eval]` and `[eval.*]` sections replaced by `section` (appended).
