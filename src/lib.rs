@@ -5,14 +5,17 @@
 //! → `rules` (one file per table key) and `variant` (the table form and its pure
 //! compile) → `position` (state, FEN, notation) → `movegen` → `registry` (games by
 //! name), `perft`, `eval`, `tt`, `search`, `bench`, `describe`, `inspect` → `protocol`
-//! (UCI, XBoard) and `arena` → `diagram` (SVG pictures; reads `describe` and the arena's
-//! results) → `merge` (sharded perft and match slices added up) → the CLI in `main.rs`. `report` (the text-or-JSON output trait) stands apart and imports nothing.
+//! (UCI, XBoard) and `arena` → `datagen` (self-play data), `tune` (fitting the evaluation's
+//! weights) and `diagram` (SVG pictures; reads `describe` and the arena's results) →
+//! `merge` (sharded perft and match slices added up) → the CLI in `main.rs`. `report`
+//! (the text-or-JSON output trait) stands apart and imports nothing.
 
 #![warn(missing_docs)]
 
 pub mod arena;
 pub mod bench;
 pub mod core;
+pub mod datagen;
 pub mod describe;
 pub mod diagram;
 pub mod eval;
@@ -29,6 +32,7 @@ pub mod report;
 pub mod rules;
 pub mod search;
 pub mod tt;
+pub mod tune;
 pub mod variant;
 
 pub use crate::core::geometry::{Bitboard, Board, Square};

@@ -97,6 +97,10 @@ enum Cmd {
     Search(search::report::SearchArgs),
     /// Search a fixed position set to a fixed depth; prints `<nodes> nodes <nps> nps` last.
     Bench(bench::BenchArgs),
+    /// Self-play games for tuning: one `FEN | score | result` line per quiet position.
+    Datagen(tenfold::datagen::DatagenArgs),
+    /// Fit the evaluation weights to datagen files; writes the table's `[eval]` section.
+    Tune(tenfold::tune::TuneArgs),
     /// Speak UCI on stdin/stdout.
     Uci,
     /// Speak XBoard/CECP on stdin/stdout.
@@ -158,6 +162,20 @@ fn run(cli: Cli) -> Result<(), Fail> {
     match cmd {
         Cmd::Search(a) => search(c, &a),
         Cmd::Bench(a) => bench(c, &a),
+        Cmd::Datagen(a) => {
+            let s = a.run(&variant(c)?)?;
+            let (w, b, d) = (s.wins[0], s.wins[1], s.draws);
+            out!(
+                "{} games (+{w} -{b} ={d}), {} positions",
+                s.games,
+                s.positions
+            );
+            Ok(())
+        }
+        Cmd::Tune(a) => a
+            .run(&variant(c)?, tune_line)
+            .map(|_| ())
+            .map_err(Fail::from),
         Cmd::Uci => speak(tenfold::protocol::uci::run),
         Cmd::Xboard => speak(tenfold::protocol::xboard::run),
         Cmd::Variants => show(c, &VariantList(builtins()?)),
@@ -207,6 +225,16 @@ fn run(cli: Cli) -> Result<(), Fail> {
             }
             (None, None, _) => Err(usage("perft needs --depth N or --suite FILE")),
         },
+    }
+}
+
+fn tune_line(p: tenfold::tune::Progress) {
+    use tenfold::tune::Progress::*;
+    match p {
+        Read(t, h) => out!("{t} positions to train on, {h} held out"),
+        K(k, t, h) => out!("K {k:.4}  loss before: train {t:.6}  held-out {h:.6}"),
+        Epoch(e) => out!("{}", tenfold::tune::epoch_line(&e)),
+        Moved(m) => m.iter().for_each(|(n, a, b)| out!("  {n}: {a} -> {b}")),
     }
 }
 

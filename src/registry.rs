@@ -234,6 +234,14 @@ fn resolve(
             ))
         })?;
     let mut merged = base.table.clone();
+    // Placement and passed-pawn weights are per square and rank: a table on another
+    // board starts from its own derived weights, not from the base's `[eval]`.
+    if ["files", "ranks"]
+        .iter()
+        .any(|k| table.get(*k).is_some_and(|v| merged.get(*k) != Some(v)))
+    {
+        merged.remove("eval");
+    }
     merge_tables(&mut merged, table);
     Ok(merged)
 }

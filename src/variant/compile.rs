@@ -3,7 +3,7 @@
 //! then the start placement, attack tables, and the rules that need them).
 
 use super::table::{PieceFile, VariantFile};
-use super::{values, Legality, PieceDef, SearchRules, Variant, VariantError};
+use super::{eval_table, values, Legality, PieceDef, SearchRules, Variant, VariantError};
 use crate::core::fen::{read_placement, Placement};
 use crate::core::geometry::{Bitboard, Board, Square};
 use crate::core::moves::{Color, PieceType, MAX_PIECE_TYPES};
@@ -154,6 +154,8 @@ impl Variant {
             Some(df) => Some(drops::compile(&ctx, df).map_err(err)?),
             None => None,
         };
+        let eval = eval_table::compile(file.eval.as_ref(), &board, &letters)
+            .map_err(|(key, msg)| err(RuleError::new(key, msg)))?;
         Ok(Variant {
             name: file.name,
             description: file.description,
@@ -182,6 +184,7 @@ impl Variant {
                 lmr: file.search.lmr,
                 bench: file.search.bench,
             },
+            eval,
         })
     }
 }

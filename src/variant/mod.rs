@@ -4,6 +4,7 @@
 //! rules themselves live in `rules/`, one file per key.
 
 pub mod compile;
+pub mod eval_table;
 pub mod table;
 pub mod values;
 
@@ -130,6 +131,8 @@ pub struct Variant {
     pub en_passant: bool,
     /// The `[search]` section.
     pub search: SearchRules,
+    /// The `[eval]` section: weights set over the derived ones.
+    pub eval: eval_table::EvalTable,
 }
 
 /// Why a variant table could not be used.

@@ -2,6 +2,7 @@
 //! `tables/README.md`): plain serde structs, one per section; each rule key's own form
 //! lives with its rule in `rules/`.
 
+use super::eval_table::EvalFile;
 use crate::rules::castling::{CastlingFile, ZoneCastlingFile};
 use crate::rules::drops::DropsFile;
 use crate::rules::flight::FlightFile;
@@ -57,6 +58,9 @@ pub struct VariantFile {
     /// Search switches and bench positions (`[search]`).
     #[serde(default)]
     pub search: SearchFile,
+    /// Evaluation weights over the derived ones (`[eval]`).
+    #[serde(default)]
+    pub eval: Option<EvalFile>,
 }
 
 /// The `[search]` section: what the searcher may assume about the game.

@@ -1,0 +1,541 @@
+//! Static evaluation, built from a variant's table alone, as named weights on counted
+//! features (`weights.rs`; the table's `[eval]` section overrides any of them).
+//!
+//! Terms (centipawns, tapered between middlegame and endgame by the non-pawn material
+//! left on the board and in hand):
+//! - **material** per type, and per type **in hand**; royal pieces count nothing. Compound
+//!   stacks are types of their own (the stacking recipes), so each stack has its value.
+//! - **placement** per type and square (White's view, mirrored for Black), derived from
+//!   where a piece reaches most squares, how far a pawn has come, and where a royal hides.
+//! - **mobility** per type: squares attacked or reachable, not holding an own piece,
+//!   against the type's average.
+//! - **pawn structure** for pawn-rule pieces: passed (by relative rank), doubled,
+//!   isolated, connected.
+//! - **threats**: pieces attacked by a cheaper piece, and pieces attacked and undefended.
+//! - **royal danger** (middlegame): attacks on the squares around a royal, weighted per
+//!   attacking type and growing with the square of their sum, once two pieces take part;
+//!   own pawns **sheltering** it.
+//! - **tempo** for the side to move.
+//!
+//! One walk over the position ([`Eval::walk`]) reports every feature to a [`Sink`]: the
+//! search's sink adds the weights at once, the tuner's (`trace.rs`) records the counts,
+//! so what is tuned is exactly what is played.
+
+pub mod trace;
+pub mod weights;
+
+use crate::core::geometry::{Bitboard, Square, SQUARE_SLOTS};
+use crate::core::moves::{Color, PieceType, MAX_PIECE_TYPES};
+use crate::position::Position;
+use crate::variant::Variant;
+use std::sync::Arc;
+pub use weights::{Layout, Weights};
+
+/// A (middlegame, endgame) pair per square.
+type SquareTable = Box<[(i32, i32); SQUARE_SLOTS]>;
+
+/// What [`Eval::walk`] reports, side by side (`c` is the colour index).
+pub trait Sink {
+    /// Whether mobility of type `t` is wanted (else it is not counted at all).
+    fn wants_mobility(&self, t: usize) -> bool;
+    /// Whether every term is wanted, weighed or not (the tuner's traces).
+    fn wants_all(&self) -> bool;
+    /// A piece of type `t` of side `c` on `sq`.
+    fn piece(&mut self, c: usize, t: usize, sq: Square);
+    /// A passed pawn-rule piece of side `c` on `sq`.
+    fn passed(&mut self, c: usize, sq: Square);
+    /// Mobility of a piece of type `t`: `n` squares above the type's average.
+    fn mobility(&mut self, c: usize, t: usize, n: i32);
+    /// `n` pieces of type `t` in side `c`'s hand.
+    fn hand(&mut self, c: usize, t: usize, n: i32);
+    /// `n` counts of the scalar term `term` (`weights::SCALARS`) for side `c`.
+    fn scalar(&mut self, c: usize, term: usize, n: i32);
+    /// A piece of type `t` attacks `hits` squares of side `c`'s royal zone.
+    fn zone_hits(&mut self, c: usize, t: usize, hits: i32);
+}
+
+/// Per-variant evaluation tables (built once per search from the variant's weights).
+pub struct Eval {
+    /// Material per piece type, as the search values exchanges (royals 0).
+    values: Vec<i32>,
+    /// The weights the tables below were built from.
+    weights: Weights,
+    /// Material plus placement per type, colour and square: (middlegame, endgame).
+    piece_sq: Vec<[SquareTable; 2]>,
+    /// Mobility weight per type (middlegame, endgame) and the type's average.
+    mob: Vec<(i32, i32, i32)>,
+    /// Per colour and square: passed-pawn bonus.
+    passed: [SquareTable; 2],
+    /// Weights of the scalar terms (`weights::SCALARS`).
+    scalars: [(i32, i32); weights::SCALARS.len()],
+    /// Any of doubled, isolated, connected weighs something.
+    shape_on: bool,
+    /// Any threat term weighs something.
+    threats_on: bool,
+    pawn_mask: u32,
+    royal_mask: u32,
+    /// Per colour and square: files f-1..f+1 ahead of a pawn (an enemy pawn there stops
+    /// it being passed).
+    front_span: [Box<[Bitboard; SQUARE_SLOTS]>; 2],
+    /// Per colour and square: the own file ahead (doubled pawns).
+    file_ahead: [Box<[Bitboard; SQUARE_SLOTS]>; 2],
+    /// Per square: both neighbouring files whole (isolated pawns).
+    beside_files: Box<[Bitboard; SQUARE_SLOTS]>,
+    /// Per colour and square: the neighbours on the same rank and one rank behind
+    /// (connected pawns).
+    support: [Box<[Bitboard; SQUARE_SLOTS]>; 2],
+    /// Squares within one step of a square (the royal's zone).
+    zone: Box<[Bitboard; SQUARE_SLOTS]>,
+    /// Per colour and square: the squares one or two ranks ahead of a royal, its file
+    /// and the neighbours (where sheltering pawns stand).
+    shield: [Box<[Bitboard; SQUARE_SLOTS]>; 2],
+    /// Per colour: the square as White sees it (placement is written for White).
+    relative: [Box<[u8; SQUARE_SLOTS]>; 2],
+    /// Non-pawn material of the start position (the middlegame end of the taper).
+    start_phase: i32,
+}
+
+/// The search's sink: adds each feature's weights as it is reported.
+struct Score<'a> {
+    e: &'a Eval,
+    mg: [i32; 2],
+    eg: [i32; 2],
+    /// Per side: weighted attacks on its royal zone (quarters), and attacking pieces.
+    danger: [i32; 2],
+    attackers: [i32; 2],
+}
+
+impl Sink for Score<'_> {
+    #[inline(always)]
+    fn wants_mobility(&self, t: usize) -> bool {
+        self.e.mob[t].0 != 0 || self.e.mob[t].1 != 0
+    }
+    #[inline(always)]
+    fn wants_all(&self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn piece(&mut self, c: usize, t: usize, sq: Square) {
+        let (a, b) = self.e.piece_sq[t][c][sq.idx()];
+        self.mg[c] += a;
+        self.eg[c] += b;
+    }
+    #[inline(always)]
+    fn passed(&mut self, c: usize, sq: Square) {
+        let (a, b) = self.e.passed[c][sq.idx()];
+        self.mg[c] += a;
+        self.eg[c] += b;
+    }
+    #[inline(always)]
+    fn mobility(&mut self, c: usize, t: usize, n: i32) {
+        let (a, b, _) = self.e.mob[t];
+        self.mg[c] += a * n;
+        self.eg[c] += b * n;
+    }
+    #[inline(always)]
+    fn hand(&mut self, c: usize, t: usize, n: i32) {
+        let l = &self.e.weights.layout;
+        self.mg[c] += n * self.e.weights.mg[l.hand(t)];
+        self.eg[c] += n * self.e.weights.eg[l.hand(t)];
+    }
+    #[inline(always)]
+    fn scalar(&mut self, c: usize, term: usize, n: i32) {
+        let (a, b) = self.e.scalars[term];
+        self.mg[c] += a * n;
+        self.eg[c] += b * n;
+    }
+    #[inline(always)]
+    fn zone_hits(&mut self, c: usize, t: usize, hits: i32) {
+        self.attackers[c] += 1;
+        self.danger[c] += hits * self.e.weights.royal_attack[t];
+    }
+}
+
+impl Eval {
+    /// Builds the tables for a variant from its weights (derived, with `[eval]` over them).
+    pub fn new(va: &Arc<Variant>) -> Eval {
+        Eval::with_weights(va, Weights::of(va))
+    }
+
+    /// Builds the tables for a variant from the given weights (the tuner's).
+    // Types and squares index several tables at once here.
+    #[allow(clippy::needless_range_loop)]
+    pub fn with_weights(va: &Arc<Variant>, w: Weights) -> Eval {
+        let v: &Variant = va;
+        let n = v.pieces.len();
+        let bd = &v.board;
+        let l = w.layout;
+        let mob = crate::variant::values::mobility_table(&v.board, &v.rays, &v.attacks[0]);
+        let squares = bd.squares() as i32;
+        let values: Vec<i32> = v.pieces.iter().map(|p| p.value).collect();
+        let mirror = |sq: Square| bd.square(bd.file_of(sq), bd.ranks as i32 - 1 - bd.rank_of(sq));
+        let rel_rank = |c: Color, sq: Square| {
+            if c == Color::White {
+                bd.rank_of(sq)
+            } else {
+                bd.ranks as i32 - 1 - bd.rank_of(sq)
+            }
+        };
+        let mut relative = [Box::new([0u8; SQUARE_SLOTS]), Box::new([0u8; SQUARE_SLOTS])];
+        for s in 0..bd.squares() {
+            relative[0][s] = s as u8;
+            relative[1][s] = mirror(Square(s as u8)).map_or(s as u8, |m| m.0);
+        }
+        let mut piece_sq = Vec::with_capacity(n);
+        let mut mobw = Vec::with_capacity(n);
+        for t in 0..n {
+            let avg4 = (mob[t].iter().sum::<i32>() / squares.max(1)).max(1);
+            let mut sides = [
+                Box::new([(0i32, 0i32); SQUARE_SLOTS]),
+                Box::new([(0i32, 0i32); SQUARE_SLOTS]),
+            ];
+            for (c, side) in sides.iter_mut().enumerate() {
+                for s in 0..bd.squares() {
+                    let i = l.pst(t, relative[c][s] as usize);
+                    side[s] = (w.mg[l.material(t)] + w.mg[i], w.eg[l.material(t)] + w.eg[i]);
+                }
+            }
+            piece_sq.push(sides);
+            mobw.push((w.mg[l.mobility(t)], w.eg[l.mobility(t)], avg4 / 4));
+        }
+        let table = || Box::new([Bitboard::EMPTY; SQUARE_SLOTS]);
+        let mut front_span = [table(), table()];
+        let mut file_ahead = [table(), table()];
+        let mut support = [table(), table()];
+        let mut shield = [table(), table()];
+        let mut beside_files = table();
+        let mut zone = table();
+        let mut passed = [
+            Box::new([(0i32, 0i32); SQUARE_SLOTS]),
+            Box::new([(0i32, 0i32); SQUARE_SLOTS]),
+        ];
+        for c in Color::BOTH {
+            let ci = c.idx();
+            let dir = if c == Color::White { 1 } else { -1 };
+            for s in 0..bd.squares() {
+                let sq = Square(s as u8);
+                let (f, r) = (bd.file_of(sq), bd.rank_of(sq));
+                for df in -1..=1 {
+                    let mut rr = r + dir;
+                    while let Some(t) = bd.square(f + df, rr) {
+                        front_span[ci][s].set(t);
+                        if df == 0 {
+                            file_ahead[ci][s].set(t);
+                        }
+                        if (rr - r).abs() <= 2 {
+                            shield[ci][s].set(t);
+                        }
+                        rr += dir;
+                    }
+                    if df != 0 {
+                        for t in [bd.square(f + df, r), bd.square(f + df, r - dir)]
+                            .into_iter()
+                            .flatten()
+                        {
+                            support[ci][s].set(t);
+                        }
+                    }
+                }
+                let pr = rel_rank(c, sq) as usize;
+                passed[ci][s] = (w.mg[l.passed(pr)], w.eg[l.passed(pr)]);
+            }
+        }
+        for s in 0..bd.squares() {
+            let sq = Square(s as u8);
+            let f = bd.file_of(sq);
+            for df in [-1, 1] {
+                if (0..bd.files as i32).contains(&(f + df)) {
+                    beside_files[s] |= bd.file_mask(f + df);
+                }
+            }
+            let mut z = sq.bb();
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    if let Some(t) = bd.offset(sq, dx, dy) {
+                        z.set(t);
+                    }
+                }
+            }
+            zone[s] = z;
+        }
+        let mut scalars = [(0, 0); weights::SCALARS.len()];
+        for (k, s) in scalars.iter_mut().enumerate() {
+            *s = (w.mg[l.scalar(k)], w.eg[l.scalar(k)]);
+        }
+        let on = |k: usize| scalars[k] != (0, 0);
+        let mut e = Eval {
+            values,
+            piece_sq,
+            mob: mobw,
+            passed,
+            shape_on: on(weights::DOUBLED) || on(weights::ISOLATED) || on(weights::CONNECTED),
+            threats_on: on(weights::THREAT_CHEAPER) || on(weights::HANGING),
+            scalars,
+            weights: w,
+            pawn_mask: v.pawn_mask,
+            royal_mask: v.royal_mask,
+            front_span,
+            file_ahead,
+            beside_files,
+            support,
+            zone,
+            shield,
+            relative,
+            start_phase: 0,
+        };
+        e.start_phase = e.phase_material(&Position::startpos(va)).max(1);
+        e
+    }
+
+    /// Material value of a piece type (royals 0).
+    #[inline(always)]
+    pub fn value(&self, t: PieceType) -> i32 {
+        self.values[t as usize]
+    }
+
+    /// The material values of every type.
+    pub fn values(&self) -> &[i32] {
+        &self.values
+    }
+
+    /// The weights this evaluation plays with.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// Non-pawn, non-royal material of both sides, on the board and in hand.
+    fn phase_material(&self, pos: &Position) -> i32 {
+        let mut total = 0;
+        for t in 0..self.values.len() {
+            if self.pawn_mask >> t & 1 != 0 || self.royal_mask >> t & 1 != 0 {
+                continue;
+            }
+            let on_board = pos.pieces(t as PieceType, Color::White).count()
+                + pos.pieces(t as PieceType, Color::Black).count();
+            let in_hand = pos.hand(Color::White, t as PieceType) as u32
+                + pos.hand(Color::Black, t as PieceType) as u32;
+            total += (on_board + in_hand) as i32 * self.values[t];
+        }
+        total
+    }
+
+    /// How far the game is from its start toward the endgame: (phase, full phase); the
+    /// middlegame weights count `phase / full`, the endgame ones the rest.
+    pub fn phase(&self, pos: &Position) -> (i32, i32) {
+        (
+            self.phase_material(pos).min(self.start_phase),
+            self.start_phase,
+        )
+    }
+
+    /// True when `c` has material other than pawns and royals (null move is unsafe
+    /// without: zugzwang).
+    pub fn has_pieces(&self, pos: &Position, c: Color) -> bool {
+        (0..self.values.len()).any(|t| {
+            self.pawn_mask >> t & 1 == 0
+                && self.royal_mask >> t & 1 == 0
+                && (pos.pieces(t as PieceType, c).any() || pos.hand(c, t as PieceType) > 0)
+        })
+    }
+
+    /// True when either side has a piece in hand.
+    pub fn any_in_hand(&self, pos: &Position) -> bool {
+        (0..self.values.len()).any(|t| {
+            pos.hand(Color::White, t as PieceType) > 0 || pos.hand(Color::Black, t as PieceType) > 0
+        })
+    }
+
+    /// The square `sq` of side `c` as White sees it (the placement tables' index).
+    #[inline(always)]
+    pub fn relative(&self, c: usize, sq: Square) -> usize {
+        self.relative[c][sq.idx()] as usize
+    }
+
+    /// The score of the position for the side to move, in centipawns.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let mut s = Score {
+            e: self,
+            mg: [0; 2],
+            eg: [0; 2],
+            danger: [0; 2],
+            attackers: [0; 2],
+        };
+        if self.threats_on {
+            self.walk::<_, true>(pos, &mut s);
+        } else {
+            self.walk::<_, false>(pos, &mut s);
+        }
+        let [scale, cap] = self.weights.royal_danger;
+        for c in 0..2 {
+            if s.attackers[c] >= 2 {
+                let d = s.danger[c] as i64;
+                s.mg[c] -= (d * d * scale as i64 / 256).min(cap as i64) as i32;
+            }
+        }
+        let us = pos.side_to_move().idx();
+        let them = 1 - us;
+        let (phase, full) = self.phase(pos);
+        let mgs = s.mg[us] - s.mg[them];
+        let egs = s.eg[us] - s.eg[them];
+        (mgs as i64 * phase as i64 + egs as i64 * (full - phase) as i64) as i32 / full
+    }
+
+    /// Reports every feature of the position to `sink`; `THREATS` also counts the
+    /// threat terms (they need every piece's attacks).
+    // A type indexes the position, the attack tables and several weight tables at once.
+    #[allow(clippy::needless_range_loop)]
+    pub fn walk<S: Sink, const THREATS: bool>(&self, pos: &Position, sink: &mut S) {
+        let v = &**pos.variant();
+        let occ = pos.occupied();
+        let mut pawns = [Bitboard::EMPTY; 2];
+        let mut m = self.pawn_mask;
+        while m != 0 {
+            let t = m.trailing_zeros() as PieceType;
+            m &= m - 1;
+            pawns[0] |= pos.pieces(t, Color::White);
+            pawns[1] |= pos.pieces(t, Color::Black);
+        }
+        let royal_sq = [pos.royals(Color::White), pos.royals(Color::Black)];
+        let zones = [
+            royal_sq[0]
+                .iter()
+                .fold(Bitboard::EMPTY, |z, s| z | self.zone[s.idx()]),
+            royal_sq[1]
+                .iter()
+                .fold(Bitboard::EMPTY, |z, s| z | self.zone[s.idx()]),
+        ];
+        // With THREATS: per side and type, the occupied squares its pieces attack.
+        let mut att = [[Bitboard::EMPTY; MAX_PIECE_TYPES]; 2];
+        let shape = self.shape_on || sink.wants_all();
+        for c in Color::BOTH {
+            let ci = c.idx();
+            let own = pos.color_bb(c);
+            let enemy_zone = zones[1 - ci];
+            for t in 0..self.values.len() {
+                let bb = pos.pieces(t as PieceType, c);
+                if bb.is_empty() {
+                    continue;
+                }
+                let mob_on = sink.wants_mobility(t);
+                let is_pawn = self.pawn_mask >> t & 1 != 0;
+                let is_royal = self.royal_mask >> t & 1 != 0;
+                let pa = &v.attacks[ci][t];
+                for sq in bb.iter() {
+                    sink.piece(ci, t, sq);
+                    if is_pawn {
+                        let s = sq.idx();
+                        if (self.front_span[ci][s] & pawns[1 - ci]).is_empty() {
+                            sink.passed(ci, sq);
+                        }
+                        if shape {
+                            let mine = pawns[ci];
+                            if (self.file_ahead[ci][s] & mine).any() {
+                                sink.scalar(ci, weights::DOUBLED, 1);
+                            }
+                            if (self.beside_files[s] & mine).is_empty() {
+                                sink.scalar(ci, weights::ISOLATED, 1);
+                            }
+                            if (self.support[ci][s] & mine).any() {
+                                sink.scalar(ci, weights::CONNECTED, 1);
+                            }
+                        }
+                        if THREATS {
+                            att[ci][t] |= pa.targets(&v.rays, sq, occ).capture;
+                        }
+                        continue;
+                    }
+                    if !mob_on && enemy_zone.is_empty() && !THREATS {
+                        continue;
+                    }
+                    let tg = pa.targets(&v.rays, sq, occ);
+                    if THREATS {
+                        att[ci][t] |= tg.capture;
+                    }
+                    if mob_on {
+                        let reach = (tg.quiet | tg.capture) & !own;
+                        sink.mobility(ci, t, reach.count() as i32 - self.mob[t].2);
+                    }
+                    let hits = ((tg.quiet | tg.capture) & enemy_zone).count() as i32;
+                    if hits > 0 && !is_royal {
+                        sink.zone_hits(1 - ci, t, hits);
+                    }
+                }
+            }
+            for t in 0..self.values.len() {
+                let n = pos.hand(c, t as PieceType) as i32;
+                if n > 0 {
+                    sink.hand(ci, t, n);
+                }
+            }
+            for k in royal_sq[ci].iter() {
+                let cover = (self.shield[ci][k.idx()] & pawns[ci]).count().min(3) as i32;
+                sink.scalar(ci, weights::SHELTER, cover);
+            }
+        }
+        if THREATS {
+            self.threats(pos, &att, sink);
+        }
+        sink.scalar(pos.side_to_move().idx(), weights::TEMPO_TERM, 1);
+    }
+
+    /// Pieces attacked by a cheaper enemy piece (royals do not count as cheap
+    /// attackers: they cannot take a defended piece), and pieces attacked and not
+    /// defended.
+    fn threats<S: Sink>(
+        &self,
+        pos: &Position,
+        att: &[[Bitboard; MAX_PIECE_TYPES]; 2],
+        sink: &mut S,
+    ) {
+        let n = self.values.len();
+        let all = |c: usize| att[c][..n].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
+        let covered = [all(0), all(1)];
+        for c in Color::BOTH {
+            let ci = c.idx();
+            let mut cheaper_hits = 0;
+            let mut targets = Bitboard::EMPTY;
+            for u in 0..n {
+                if self.royal_mask >> u & 1 != 0 {
+                    continue;
+                }
+                let victims = pos.pieces(u as PieceType, c);
+                if victims.is_empty() {
+                    continue;
+                }
+                targets |= victims;
+                let by_cheaper = (0..n)
+                    .filter(|&t| self.royal_mask >> t & 1 == 0 && self.values[t] < self.values[u])
+                    .fold(Bitboard::EMPTY, |a, t| a | att[1 - ci][t]);
+                cheaper_hits += (victims & by_cheaper).count() as i32;
+            }
+            if cheaper_hits > 0 {
+                sink.scalar(ci, weights::THREAT_CHEAPER, cheaper_hits);
+            }
+            let hanging = (targets & covered[1 - ci] & !covered[ci]).count() as i32;
+            if hanging > 0 {
+                sink.scalar(ci, weights::HANGING, hanging);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry;
+
+    #[test]
+    fn the_start_position_is_level_and_material_counts() {
+        let v = registry::get("chess").unwrap();
+        let e = Eval::new(&v);
+        let start = Position::startpos(&v);
+        // Only the tempo separates the sides.
+        assert!(e.evaluate(&start).abs() <= 12);
+        let queenless = Position::from_fen(
+            &v,
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        )
+        .unwrap();
+        assert!(e.evaluate(&queenless) > 800);
+    }
+}

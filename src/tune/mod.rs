@@ -1,0 +1,327 @@
+//! `tenfold tune`: fits every evaluation weight of a game to self-play results
+//! (`tenfold datagen` files) by the Texel method (`fit.rs`) and writes them as the
+//! table's `[eval]` section, so a tuned game is still one TOML file.
+
+pub mod fit;
+
+use crate::eval::trace::{Offsets, Tracer};
+use crate::eval::{Eval, Weights};
+use crate::position::Position;
+use crate::registry;
+use crate::variant::Variant;
+use fit::{Epoch, FitOptions, Sample};
+use std::sync::Arc;
+
+/// `tenfold tune` options.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TuneArgs {
+    /// Data files (`FEN | score | result` per line, `#` comments), read in order.
+    #[arg(long = "data", required = true, num_args = 1..)]
+    pub data: Vec<String>,
+    /// Passes over the data at most.
+    #[arg(long, default_value_t = 100)]
+    pub epochs: usize,
+    /// Adam step, in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+    /// Positions per Adam step.
+    #[arg(long, default_value_t = 4096)]
+    pub batch: usize,
+    /// Pull toward the starting weights (times their squared distance, added to the loss).
+    #[arg(long, default_value_t = 1e-8)]
+    pub reg: f64,
+    /// Every Nth block of 256 positions (whole games, mostly) is held out to judge the
+    /// fit (0: none held out). Positions of one game are alike: holding out single
+    /// positions would judge the fit on games it has seen.
+    #[arg(long, default_value_t = 10)]
+    pub holdout: usize,
+    /// Weight groups held at their starting values, comma separated: material, hand,
+    /// mobility, pst, passed, danger, scalars (tempo, shelter, pawn shape, threats).
+    #[arg(long, value_delimiter = ',')]
+    pub freeze: Vec<String>,
+    /// Stop after this many epochs without a better held-out loss.
+    #[arg(long, default_value_t = 8)]
+    pub patience: usize,
+    /// Use this K instead of fitting it.
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Threads computing the loss and its gradient.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Seed of the batch order.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write the `[eval]` section to this file.
+    #[arg(long)]
+    pub out: Option<String>,
+    /// Write the `[eval]` section into this table file, replacing any it has (the table
+    /// must load with it before the file is touched).
+    #[arg(long)]
+    pub into: Option<String>,
+}
+
+/// Why tuning stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum TuneError {
+    /// Options that do not make a run.
+    #[error("{0}")]
+    Usage(String),
+    /// A file that cannot be read or written.
+    #[error("{0}: {1}")]
+    Io(String, std::io::Error),
+    /// A data line that is not `FEN | score | result` in the game.
+    #[error("{file}:{line}: {msg}")]
+    Data {
+        /// The file.
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        msg: String,
+    },
+    /// A data file that cannot be read.
+    #[error("{0}: {1}")]
+    Read(String, crate::core::input::ReadError),
+    /// The tuned table does not load (it names the table's error).
+    #[error("{0}")]
+    Table(String),
+}
+
+/// What a run reports as it goes.
+pub enum Progress<'a> {
+    /// Positions read: training, held out.
+    Read(usize, usize),
+    /// The fitted scale and the loss before tuning (training, held out).
+    K(f64, f64, f64),
+    /// One epoch.
+    Epoch(Epoch),
+    /// The weights that moved most, by name and (before, after).
+    Moved(&'a [(String, i32, i32)]),
+}
+
+/// Reads the result token of a data line: `1-0`, `0-1`, `1/2-1/2`, or `1`, `0.5`, `0`.
+fn parse_result(s: &str) -> Option<f32> {
+    match s {
+        "1-0" => Some(1.0),
+        "0-1" => Some(0.0),
+        "1/2-1/2" => Some(0.5),
+        _ => s.parse::<f32>().ok().filter(|x| (0.0..=1.0).contains(x)),
+    }
+}
+
+/// Reads one data file's positions of game `v`.
+pub fn read_data(v: &Arc<Variant>, path: &str) -> Result<Vec<(Position, f32)>, TuneError> {
+    // A data file is big by nature: a million positions is about 100 MB.
+    let text = crate::core::input::read_text(path, 1 << 30)
+        .map_err(|e| TuneError::Read(path.to_string(), e))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |msg: String| TuneError::Data {
+            file: path.to_string(),
+            line: i + 1,
+            msg,
+        };
+        let parts: Vec<&str> = line.split('|').map(str::trim).collect();
+        let [fen, score, result] = parts[..] else {
+            return Err(bad(format!(
+                "expected `FEN | score | result`, found {} field(s)",
+                parts.len()
+            )));
+        };
+        if score.parse::<i32>().is_err() {
+            return Err(bad(format!("score {score:?} is not a whole number")));
+        }
+        let result = parse_result(result).ok_or_else(|| {
+            bad(format!(
+                "result {result:?} is not 1-0, 0-1, 1/2-1/2 or a number from 0 to 1"
+            ))
+        })?;
+        let pos = Position::from_fen(v, fen).map_err(|e| bad(e.to_string()))?;
+        out.push((pos, result));
+    }
+    Ok(out)
+}
+
+impl TuneArgs {
+    /// Reads the data, fits the weights of `v`, writes them; returns the tuned weights.
+    pub fn run(
+        &self,
+        v: &Arc<Variant>,
+        mut report: impl FnMut(Progress),
+    ) -> Result<Weights, TuneError> {
+        if self.threads == 0 || self.batch == 0 || self.epochs == 0 {
+            return Err(TuneError::Usage(
+                "--threads, --batch and --epochs must be at least 1".into(),
+            ));
+        }
+        let positive = |x: f64| x > 0.0 && x.is_finite();
+        if !positive(self.lr)
+            || !(positive(self.reg) || self.reg == 0.0)
+            || self.k.is_some_and(|k| !positive(k))
+        {
+            return Err(TuneError::Usage(
+                "--lr and --k must be positive, --reg not negative".into(),
+            ));
+        }
+        crate::search::smp::check_threads(self.threads)
+            .map_err(|e| TuneError::Usage(e.to_string()))?;
+        if let Some(table) = &self.into {
+            // Refuse before the long part, not after it.
+            std::fs::metadata(table).map_err(|e| TuneError::Io(table.clone(), e))?;
+        }
+        let eval = Eval::new(v);
+        let mut tracer = Tracer::new(&eval);
+        let (mut train, mut held) = (Vec::new(), Vec::new());
+        let mut n = 0usize;
+        for path in &self.data {
+            for (pos, result) in read_data(v, path)? {
+                let s = Sample {
+                    trace: tracer.trace(&pos),
+                    result,
+                };
+                n += 1;
+                if self.holdout > 0 && (n / 256 + 1).is_multiple_of(self.holdout) {
+                    held.push(s);
+                } else {
+                    train.push(s);
+                }
+            }
+        }
+        if train.is_empty() {
+            return Err(TuneError::Usage(
+                "no positions to tune on in the data".into(),
+            ));
+        }
+        report(Progress::Read(train.len(), held.len()));
+        let start_w = eval.weights().clone();
+        let start = start_w.to_vec();
+        let o = Offsets::of(&start_w.layout);
+        let k = match self.k {
+            Some(k) => k,
+            None => fit::fit_k(&train, &start, &o, self.threads),
+        };
+        report(Progress::K(
+            k,
+            fit::loss(&train, &start, &o, k, self.threads),
+            fit::loss(&held, &start, &o, k, self.threads),
+        ));
+        let trainable = frozen_mask(&self.freeze, &start_w.layout, &o)?;
+        let opt = FitOptions {
+            epochs: self.epochs,
+            lr: self.lr,
+            batch: self.batch,
+            reg: self.reg,
+            patience: if held.is_empty() {
+                usize::MAX
+            } else {
+                self.patience
+            },
+            threads: self.threads,
+            seed: self.seed,
+            trainable,
+        };
+        // Without held-out positions the training loss judges the epochs.
+        let judge = if held.is_empty() { &train } else { &held };
+        let best = fit::adam(&train, judge, &start, &o, k, &opt, |e| {
+            report(Progress::Epoch(e))
+        });
+        let tuned = start_w.from_vec(&best);
+        let mut moved: Vec<(String, i32, i32)> = (0..start_w.layout.features())
+            .flat_map(|f| {
+                let name = start_w.feature_name(v, f);
+                [
+                    (format!("{name}.mg"), start_w.mg[f], tuned.mg[f]),
+                    (format!("{name}.eg"), start_w.eg[f], tuned.eg[f]),
+                ]
+            })
+            .filter(|(_, a, b)| a != b)
+            .collect();
+        moved.sort_by_key(|(_, a, b)| -(a - b).abs());
+        moved.truncate(12);
+        report(Progress::Moved(&moved));
+        let section = tuned.to_toml(v);
+        if let Some(path) = &self.out {
+            std::fs::write(path, &section).map_err(|e| TuneError::Io(path.clone(), e))?;
+        }
+        if let Some(path) = &self.into {
+            let text = std::fs::read_to_string(path).map_err(|e| TuneError::Io(path.clone(), e))?;
+            let new = with_eval_section(&text, &section);
+            registry::load_text(&new, path).map_err(|e| TuneError::Table(e.to_string()))?;
+            std::fs::write(path, new).map_err(|e| TuneError::Io(path.clone(), e))?;
+        }
+        Ok(tuned)
+    }
+}
+
+/// Per weight of the vector, whether it may move, from the `--freeze` groups.
+fn frozen_mask(
+    groups: &[String],
+    l: &crate::eval::Layout,
+    o: &Offsets,
+) -> Result<Vec<bool>, TuneError> {
+    let mut mask = vec![true; o.len()];
+    for g in groups {
+        let features: Vec<usize> = match g.trim() {
+            "material" => (0..l.types).map(|t| l.material(t)).collect(),
+            "hand" => (0..l.types).map(|t| l.hand(t)).collect(),
+            "mobility" => (0..l.types).map(|t| l.mobility(t)).collect(),
+            "pst" => (l.pst(0, 0)..l.passed(0)).collect(),
+            "passed" => (l.passed(0)..l.scalar(0)).collect(),
+            "scalars" => (l.scalar(0)..l.features()).collect(),
+            "danger" => {
+                mask[o.attack(0)..].iter_mut().for_each(|m| *m = false);
+                Vec::new()
+            }
+            other => {
+                return Err(TuneError::Usage(format!(
+                    "--freeze: unknown group {other:?} (material, hand, mobility, pst, passed, danger, scalars)"
+                )))
+            }
+        };
+        for f in features {
+            mask[f] = false;
+            mask[o.eg(f)] = false;
+        }
+    }
+    Ok(mask)
+}
+
+/// `table` with its `[eval]` and `[eval.*]` sections replaced by `section` (appended).
+pub fn with_eval_section(table: &str, section: &str) -> String {
+    let mut out = String::new();
+    let mut in_eval = false;
+    for line in table.lines() {
+        let head = line.trim_start();
+        if head.starts_with('[') {
+            let name = head
+                .trim_start_matches('[')
+                .split(']')
+                .next()
+                .unwrap_or("")
+                .trim();
+            in_eval = name == "eval" || name.starts_with("eval.");
+        }
+        if !in_eval {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    out.push('\n');
+    out.push_str(section);
+    out
+}
+
+/// The result of a tune as a string of its epochs, for tests and logs.
+pub fn epoch_line(e: &Epoch) -> String {
+    format!(
+        "epoch {:3}  train {:.6}  held-out {:.6}",
+        e.n, e.train, e.validation
+    )
+}

@@ -1,0 +1,251 @@
+//! The `[eval]` section: evaluation weights a table sets over the ones derived from its
+//! pieces (`eval/weights.rs`). Every key is optional; a key given replaces that weight's
+//! derived default. Checked here against the board and the piece letters, so a tuned
+//! table that no longer fits its game is refused at load with the key at fault.
+
+use crate::core::geometry::Board;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// A (middlegame, endgame) pair of centipawns.
+pub type Pair = [i32; 2];
+
+/// The on-disk form of `[eval]`.
+#[derive(Deserialize, Debug, Clone, Default)]
+#[serde(deny_unknown_fields)]
+pub struct EvalFile {
+    /// Bonus for the side to move.
+    #[serde(default)]
+    pub tempo: Option<Pair>,
+    /// Per own pawn-rule piece in front of a royal (up to three).
+    #[serde(default)]
+    pub shelter: Option<Pair>,
+    /// `[scale, cap]`: the royal-danger penalty is `min(cap, D² · scale / 256)`, `D` the
+    /// sum of `royal_attack` over the attacked squares of the royal's zone.
+    #[serde(default)]
+    pub royal_danger: Option<Pair>,
+    /// Passed pawn-rule piece, per relative rank (own first rank first).
+    #[serde(default)]
+    pub passed: Option<Vec<Pair>>,
+    /// Pawn-rule piece with another own one ahead on its file.
+    #[serde(default)]
+    pub doubled: Option<Pair>,
+    /// Pawn-rule piece with no own one on a neighbouring file.
+    #[serde(default)]
+    pub isolated: Option<Pair>,
+    /// Pawn-rule piece with an own one beside it or guarding it from a neighbouring file.
+    #[serde(default)]
+    pub connected: Option<Pair>,
+    /// Piece attacked by an enemy piece of lower value.
+    #[serde(default)]
+    pub threat_cheaper: Option<Pair>,
+    /// Piece attacked and not defended.
+    #[serde(default)]
+    pub hanging: Option<Pair>,
+    /// Per piece letter.
+    #[serde(default)]
+    pub piece: BTreeMap<String, EvalPieceFile>,
+}
+
+/// The weights of one piece type in `[eval.piece.<LETTER>]`.
+#[derive(Deserialize, Debug, Clone, Default)]
+#[serde(deny_unknown_fields)]
+pub struct EvalPieceFile {
+    /// On the board.
+    #[serde(default)]
+    pub material: Option<Pair>,
+    /// In hand.
+    #[serde(default)]
+    pub hand: Option<Pair>,
+    /// Per square of mobility above the type's average.
+    #[serde(default)]
+    pub mobility: Option<Pair>,
+    /// Danger per attacked square of the enemy royal's zone, in quarters.
+    #[serde(default)]
+    pub royal_attack: Option<i32>,
+    /// Middlegame placement, one row per rank from the last rank down to the first
+    /// (White's view, as a FEN reads), one entry per file.
+    #[serde(default)]
+    pub pst_mg: Option<Vec<Vec<i32>>>,
+    /// Endgame placement, laid out as `pst_mg`.
+    #[serde(default)]
+    pub pst_eg: Option<Vec<Vec<i32>>>,
+}
+
+/// `[eval]` checked against the game: per type, squares indexed as the board does.
+#[derive(Debug, Clone, Default)]
+pub struct EvalTable {
+    /// The section's scalar keys as written.
+    pub tempo: Option<Pair>,
+    /// See [`EvalFile::shelter`].
+    pub shelter: Option<Pair>,
+    /// See [`EvalFile::royal_danger`].
+    pub royal_danger: Option<Pair>,
+    /// See [`EvalFile::passed`]; one entry per rank.
+    pub passed: Option<Vec<Pair>>,
+    /// See [`EvalFile::doubled`].
+    pub doubled: Option<Pair>,
+    /// See [`EvalFile::isolated`].
+    pub isolated: Option<Pair>,
+    /// See [`EvalFile::connected`].
+    pub connected: Option<Pair>,
+    /// See [`EvalFile::threat_cheaper`].
+    pub threat_cheaper: Option<Pair>,
+    /// See [`EvalFile::hanging`].
+    pub hanging: Option<Pair>,
+    /// Per piece type.
+    pub pieces: Vec<EvalPiece>,
+}
+
+/// One type's weights from `[eval.piece.<LETTER>]`, placement flattened by square.
+#[derive(Debug, Clone, Default)]
+pub struct EvalPiece {
+    /// See [`EvalPieceFile::material`].
+    pub material: Option<Pair>,
+    /// See [`EvalPieceFile::hand`].
+    pub hand: Option<Pair>,
+    /// See [`EvalPieceFile::mobility`].
+    pub mobility: Option<Pair>,
+    /// See [`EvalPieceFile::royal_attack`].
+    pub royal_attack: Option<i32>,
+    /// Placement per square index (White's view).
+    pub pst_mg: Option<Vec<i32>>,
+    /// Placement per square index (White's view).
+    pub pst_eg: Option<Vec<i32>>,
+}
+
+/// Checks `[eval]` against the board and the letters; errors name the key.
+pub fn compile(
+    file: Option<&EvalFile>,
+    board: &Board,
+    letters: &[char],
+) -> Result<EvalTable, (String, String)> {
+    let mut out = EvalTable {
+        pieces: vec![EvalPiece::default(); letters.len()],
+        ..EvalTable::default()
+    };
+    let Some(f) = file else {
+        return Ok(out);
+    };
+    if let Some(p) = &f.passed {
+        if p.len() != board.ranks as usize {
+            return Err((
+                "eval.passed".into(),
+                format!("{} entries for {} ranks", p.len(), board.ranks),
+            ));
+        }
+    }
+    if let Some([scale, cap]) = f.royal_danger {
+        if scale < 0 || cap < 0 {
+            return Err((
+                "eval.royal_danger".into(),
+                "scale and cap are never negative".into(),
+            ));
+        }
+    }
+    let scalars = [
+        ("tempo", f.tempo),
+        ("shelter", f.shelter),
+        ("royal_danger", f.royal_danger),
+        ("doubled", f.doubled),
+        ("isolated", f.isolated),
+        ("connected", f.connected),
+        ("threat_cheaper", f.threat_cheaper),
+        ("hanging", f.hanging),
+    ];
+    for (key, pair) in scalars {
+        bounded(&format!("eval.{key}"), pair.iter().flatten())?;
+    }
+    bounded("eval.passed", f.passed.iter().flatten().flatten())?;
+    out.tempo = f.tempo;
+    out.shelter = f.shelter;
+    out.royal_danger = f.royal_danger;
+    out.passed = f.passed.clone();
+    out.doubled = f.doubled;
+    out.isolated = f.isolated;
+    out.connected = f.connected;
+    out.threat_cheaper = f.threat_cheaper;
+    out.hanging = f.hanging;
+    for (key, pf) in &f.piece {
+        let path = format!("eval.piece.{key}");
+        let mut chars = key.chars();
+        let t = match (chars.next(), chars.next()) {
+            (Some(c), None) => letters.iter().position(|&l| l == c),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            let known: String = letters.iter().collect();
+            (
+                path.clone(),
+                format!("no piece has this letter (upper case, one of {known})"),
+            )
+        })?;
+        let pst = |rows: &Option<Vec<Vec<i32>>>, name: &str| -> Result<_, (String, String)> {
+            let Some(rows) = rows else { return Ok(None) };
+            let at = format!("{path}.{name}");
+            if rows.len() != board.ranks as usize {
+                return Err((at, format!("{} rows for {} ranks", rows.len(), board.ranks)));
+            }
+            let mut flat = vec![0; board.squares()];
+            for (i, row) in rows.iter().enumerate() {
+                let rank = board.ranks as i32 - 1 - i as i32;
+                if row.len() != board.files as usize {
+                    return Err((
+                        at,
+                        format!(
+                            "row {} has {} entries for {} files",
+                            i + 1,
+                            row.len(),
+                            board.files
+                        ),
+                    ));
+                }
+                for (file, &x) in row.iter().enumerate() {
+                    if let Some(sq) = board.square(file as i32, rank) {
+                        flat[sq.idx()] = x;
+                    }
+                }
+            }
+            Ok(Some(flat))
+        };
+        for (name, pair) in [
+            ("material", pf.material),
+            ("hand", pf.hand),
+            ("mobility", pf.mobility),
+        ] {
+            bounded(&format!("{path}.{name}"), pair.iter().flatten())?;
+        }
+        bounded(&format!("{path}.royal_attack"), pf.royal_attack.iter())?;
+        for (name, rows) in [("pst_mg", &pf.pst_mg), ("pst_eg", &pf.pst_eg)] {
+            bounded(&format!("{path}.{name}"), rows.iter().flatten().flatten())?;
+        }
+        if pf.royal_attack.is_some_and(|a| a < 0) {
+            return Err((format!("{path}.royal_attack"), "never negative".into()));
+        }
+        out.pieces[t] = EvalPiece {
+            material: pf.material,
+            hand: pf.hand,
+            mobility: pf.mobility,
+            royal_attack: pf.royal_attack,
+            pst_mg: pst(&pf.pst_mg, "pst_mg")?,
+            pst_eg: pst(&pf.pst_eg, "pst_eg")?,
+        };
+    }
+    Ok(out)
+}
+
+/// Largest weight a table may give, in centipawns: sums over a full board stay far from
+/// overflow.
+pub const MAX_WEIGHT: i32 = 20_000;
+
+fn bounded<'a>(key: &str, xs: impl Iterator<Item = &'a i32>) -> Result<(), (String, String)> {
+    for &x in xs {
+        if x.abs() > MAX_WEIGHT {
+            return Err((
+                key.to_string(),
+                format!("{x} is beyond the ±{MAX_WEIGHT} a weight may be"),
+            ));
+        }
+    }
+    Ok(())
+}
