@@ -108,6 +108,25 @@ struct Game {
     lines: Vec<String>,
 }
 
+impl crate::report::Report for DatagenSummary {
+    fn text(&self) -> String {
+        format!(
+            "{} games (+{} -{} ={}), {} positions\n",
+            self.games, self.wins[0], self.wins[1], self.draws, self.positions
+        )
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "games": self.games,
+            "positions": self.positions,
+            "white_wins": self.wins[0],
+            "black_wins": self.wins[1],
+            "draws": self.draws,
+        })
+    }
+}
+
 impl DatagenArgs {
     /// Plays the games and writes the file.
     pub fn run(&self, v: &Arc<Variant>) -> Result<DatagenSummary, DatagenError> {

@@ -162,18 +162,9 @@ fn run(cli: Cli) -> Result<(), Fail> {
     match cmd {
         Cmd::Search(a) => search(c, &a),
         Cmd::Bench(a) => bench(c, &a),
-        Cmd::Datagen(a) => {
-            let s = a.run(&variant(c)?)?;
-            let (w, b, d) = (s.wins[0], s.wins[1], s.draws);
-            out!(
-                "{} games (+{w} -{b} ={d}), {} positions",
-                s.games,
-                s.positions
-            );
-            Ok(())
-        }
+        Cmd::Datagen(a) => show(c, &a.run(&variant(c)?)?),
         Cmd::Tune(a) => a
-            .run(&variant(c)?, tune_line)
+            .run(&variant(c)?, |p| out!("{}", p.text()))
             .map(|_| ())
             .map_err(Fail::from),
         Cmd::Uci => speak(tenfold::protocol::uci::run),
@@ -225,16 +216,6 @@ fn run(cli: Cli) -> Result<(), Fail> {
             }
             (None, None, _) => Err(usage("perft needs --depth N or --suite FILE")),
         },
-    }
-}
-
-fn tune_line(p: tenfold::tune::Progress) {
-    use tenfold::tune::Progress::*;
-    match p {
-        Read(t, h) => out!("{t} positions to train on, {h} held out"),
-        K(k, t, h) => out!("K {k:.4}  loss before: train {t:.6}  held-out {h:.6}"),
-        Epoch(e) => out!("{}", tenfold::tune::epoch_line(&e)),
-        Moved(m) => m.iter().for_each(|(n, a, b)| out!("  {n}: {a} -> {b}")),
     }
 }
 

@@ -99,6 +99,24 @@ pub enum Progress<'a> {
     Moved(&'a [(String, i32, i32)]),
 }
 
+impl Progress<'_> {
+    /// The progress as the lines `tenfold tune` prints (no final newline).
+    pub fn text(&self) -> String {
+        match self {
+            Progress::Read(t, h) => format!("{t} positions to train on, {h} held out"),
+            Progress::K(k, t, h) => {
+                format!("K {k:.4}  loss before: train {t:.6}  held-out {h:.6}")
+            }
+            Progress::Epoch(e) => epoch_line(e),
+            Progress::Moved(m) => m
+                .iter()
+                .map(|(n, a, b)| format!("  {n}: {a} -> {b}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        }
+    }
+}
+
 /// Reads the result token of a data line: `1-0`, `0-1`, `1/2-1/2`, or `1`, `0.5`, `0`.
 fn parse_result(s: &str) -> Option<f32> {
     match s {
