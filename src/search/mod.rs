@@ -220,8 +220,6 @@ pub(crate) struct Worker {
     hist: Histories,
     /// The continuation index of the move made at each ply ([`NO_CONT`] for a null move).
     conts: [ContIndex; MAX_PLY + 2],
-    /// The table move a singular-extension search at this ply leaves out (else NULL).
-    excluded: [Move; MAX_PLY + 2],
     frames: Vec<Frame>,
     killers: Box<[[Move; 2]; MAX_PLY + 2]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -255,7 +253,6 @@ impl Worker {
             shared,
             hist,
             conts: [NO_CONT; MAX_PLY + 2],
-            excluded: [Move::NULL; MAX_PLY + 2],
             frames: (0..MAX_PLY + 2)
                 .map(|_| Frame {
                     moves: MoveList::new(),
@@ -550,12 +547,7 @@ impl Worker {
             }
         }
         let key = self.pos.key();
-        let excluded = self.excluded[ply];
-        let hit = if excluded == Move::NULL {
-            self.shared.tt.probe(key)
-        } else {
-            None
-        };
+        let hit = self.shared.tt.probe(key);
         let mut tt_move = Move::NULL;
         let mut tt_eval = NO_EVAL;
         if let Some(h) = hit {
@@ -578,7 +570,7 @@ impl Worker {
         self.evals[ply] = eval;
         let improving =
             !in_check && ply >= 2 && self.evals[ply - 2] != NO_EVAL && eval > self.evals[ply - 2];
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND && excluded == Move::NULL {
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at shallow depth, a quiet move will not
             // bring the score back down.
             if depth <= 7 && eval - 85 * (depth - improving as i32) >= beta {
@@ -630,38 +622,9 @@ impl Worker {
                 }
             }
         }
-        // Singular extension: when the table move is much better than every other move
-        // (a search without it at half depth fails low), it gets one more ply; when even
-        // the others beat beta, several moves refute this node and it is cut here. It runs
-        // before this ply's move list is made, since the verification search reuses it.
-        let mut singular = false;
-        if let Some(h) = hit {
-            let tt_score = score_from_tt(h.score, ply);
-            if !root
-                && depth >= 7
-                && h.mv != Move::NULL
-                && h.depth >= depth - 3
-                && matches!(h.bound, Bound::Lower | Bound::Exact)
-                && tt_score.abs() < MATE_BOUND
-            {
-                let sb = tt_score - 2 * depth;
-                self.excluded[ply] = h.mv;
-                let s = self.negamax(sb - 1, sb, (depth - 1) / 2, ply, in_check);
-                self.excluded[ply] = Move::NULL;
-                self.pv_len[ply] = ply;
-                if self.stopped {
-                    return 0;
-                }
-                if s < sb {
-                    singular = true;
-                } else if sb >= beta {
-                    return sb;
-                }
-            }
-        }
         // Internal iterative reduction: with no table move this node was never searched
         // deep enough to order well, so a shallower search here is the cheaper way to get one.
-        if depth >= 4 && tt_move == Move::NULL && !in_check && excluded == Move::NULL {
+        if depth >= 4 && tt_move == Move::NULL && !in_check {
             depth -= 1;
         }
         self.pos.legal_moves(&mut self.frames[ply].moves);
@@ -726,9 +689,6 @@ impl Worker {
         let lmr = lmr_table();
         for i in 0..n {
             let (m, score) = self.frames[ply].pick(i);
-            if excluded != Move::NULL && is_stored_move(excluded, m) {
-                continue;
-            }
             let is_tactical = is_tactical(&self.eval, &self.pos, m);
             let quiet = !is_tactical;
             // Near the leaves, late quiet moves, quiet moves that cannot lift the score to
@@ -756,8 +716,7 @@ impl Worker {
                 self.pos.unmake_move();
                 continue;
             }
-            let ext = ((gives_check || (singular && m == tt_move))
-                && (ply as i32) < 2 * self.root_depth) as i32;
+            let ext = (gives_check && (ply as i32) < 2 * self.root_depth) as i32;
             let new_depth = depth - 1 + ext;
             let mut s;
             if searched == 0 {
@@ -825,10 +784,6 @@ impl Worker {
                 quiets[nq] = (pc, to, ci);
                 nq += 1;
             }
-        }
-        if excluded != Move::NULL {
-            // The only move was the one left out: this node says nothing without it.
-            return if best == -INF { alpha } else { best };
         }
         let bound = if best >= beta {
             Bound::Lower
