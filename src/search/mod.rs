@@ -600,27 +600,6 @@ impl Worker {
                     return if s >= MATE_BOUND { beta } else { s };
                 }
             }
-            // ProbCut: a capture that clears beta by a margin in quiescence and then in a
-            // search four plies shallower would almost surely clear beta at full depth.
-            let pb = beta + 200;
-            if depth >= 5
-                && !hit.is_some_and(|h| h.depth >= depth - 3 && score_from_tt(h.score, ply) < pb)
-            {
-                if let Some((m, s)) = self.probcut(pb, eval, depth, ply) {
-                    self.shared.tt.store(
-                        key,
-                        m,
-                        score_to_tt(s, ply),
-                        eval,
-                        depth - 3,
-                        Bound::Lower,
-                    );
-                    return s;
-                }
-                if self.stopped {
-                    return 0;
-                }
-            }
         }
         // Internal iterative reduction: with no table move this node was never searched
         // deep enough to order well, so a shallower search here is the cheaper way to get one.
@@ -796,35 +775,6 @@ impl Worker {
             .tt
             .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
         best
-    }
-
-    /// The ProbCut trial of `negamax`: the first capture (and its score) that wins enough
-    /// material by SEE and then holds `pb` in quiescence and a reduced search.
-    fn probcut(&mut self, pb: i32, eval: i32, depth: i32, ply: usize) -> Option<(Move, i32)> {
-        self.pos.legal_moves(&mut self.frames[ply].moves);
-        for i in 0..self.frames[ply].moves.len() {
-            let m = self.frames[ply].moves.as_slice()[i];
-            if !is_tactical(&self.eval, &self.pos, m) || see(&self.eval, &self.pos, m) < pb - eval {
-                continue;
-            }
-            let pc = moving_piece(&self.pos, m);
-            self.current[ply] = m;
-            self.conts[ply] = self.hist.index(pc, m.to().idx());
-            self.pos.make_move(m);
-            let gives_check = self.pos.in_check();
-            let mut s = -self.qsearch(-pb, -pb + 1, ply + 1, 0, gives_check);
-            if s >= pb {
-                s = -self.negamax(-pb, -pb + 1, depth - 4, ply + 1, gives_check);
-            }
-            self.pos.unmake_move();
-            if self.stopped {
-                return None;
-            }
-            if s >= pb {
-                return Some((m, s));
-            }
-        }
-        None
     }
 
     /// Quiescence at `qply` plies below the main search.
