@@ -1101,17 +1101,26 @@ mod tests {
     fn generated_openings_are_balanced() {
         let v = registry::get("chess").unwrap();
         let mut rng = Rng::new(7);
-        let judge = crate::search::Engine::new(1, 4);
+        // The README's rule: material level, and a depth-4 search from an empty table
+        // scores the position within 1.5 pawns.
+        let mut judge = crate::search::Engine::new(1, 4);
         for _ in 0..100 {
             let fen = random_opening(&v, &v.start_fen, 8, &mut rng);
             let p = Position::from_fen(&v, &fen).unwrap();
             assert!(p.game_result().is_none(), "{fen}");
+            assert_eq!(
+                material(&p, Color::White),
+                material(&p, Color::Black),
+                "{fen}"
+            );
+            judge.clear();
             let limits = crate::search::Limits {
-                depth: Some(6),
+                depth: Some(4),
                 ..Default::default()
             };
             let r = judge.search(&p, limits, Box::new(|_| {}));
-            assert!(r.score.abs() < 300, "{fen} scores {}", r.score);
+            assert!(r.score.abs() <= OPENING_MARGIN, "{fen} scores {}", r.score);
+            assert_ne!(fen, v.start_fen, "eight plies were played");
         }
     }
 
