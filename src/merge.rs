@@ -195,10 +195,15 @@ fn same_config(files: &[(&str, Value)]) -> Result<(), MergeError> {
         if got == want {
             continue;
         }
+        // A named setting says more than the digest over all of them, so the digest is
+        // reported only when nothing named differs.
         let keys = want.as_object().into_iter().flat_map(|o| o.keys());
+        let differs = |k: &&String| got.get(k.as_str()) != want.get(k.as_str());
         let key = keys
-            .into_iter()
-            .find(|k| got.get(k.as_str()) != want.get(k.as_str()))
+            .clone()
+            .filter(|k| k.as_str() != "digest")
+            .find(differs)
+            .or_else(|| keys.clone().find(differs))
             .cloned()
             .unwrap_or_else(|| "configuration".into());
         let show = |v: &Value| v.get(&key).map_or("none".into(), Value::to_string);

@@ -129,14 +129,18 @@ const MATCH: &[&str] = &[
     "--json",
 ];
 
-fn sharded_match(dir: &str, n: usize, extra: &[&str]) -> Vec<String> {
+/// The match of `MATCH` (with another `--seed` if given) played as `n` shards.
+fn sharded_match(dir: &str, n: usize, seed: Option<&str>) -> Vec<String> {
     (0..n)
         .map(|i| {
             let (shard, pgn) = (format!("{i}/{n}"), format!("{dir}-{i}.pgn"));
             let _ = std::fs::remove_file(&pgn);
             let mut args = MATCH.to_vec();
+            if let Some(seed) = seed {
+                let at = args.iter().position(|a| *a == "--seed").unwrap();
+                args[at + 1] = seed;
+            }
             args.extend(["--shard", &shard, "--pgnout", &pgn]);
-            args.extend(extra);
             let (code, out, err) = tenfold(&args);
             assert_eq!(code, 0, "{err}");
             let file = format!("{dir}-{i}.json");
@@ -151,7 +155,7 @@ fn merged_match_shards_print_the_unsharded_summary() {
     let (code, whole, err) = tenfold(MATCH);
     assert_eq!(code, 0, "{err}");
     let dir = temp_path("m").to_string_lossy().into_owned();
-    let files = sharded_match(&dir, 4, &[]);
+    let files = sharded_match(&dir, 4, None);
     let merged_pgn = format!("{dir}-all.pgn");
     let plot = format!("{dir}.svg");
     let mut args: Vec<&str> = vec!["merge", "--json", "--pgnout", &merged_pgn, "--plot", &plot];
@@ -186,7 +190,7 @@ fn merged_match_shards_print_the_unsharded_summary() {
     ]);
     assert_eq!(code, 1);
     assert!(err.contains("shard 1/4 given 2 times"), "{err}");
-    let other = sharded_match(&format!("{dir}-seed"), 4, &["--seed", "10"]);
+    let other = sharded_match(&format!("{dir}-seed"), 4, Some("10"));
     let (code, _, err) = tenfold(&["merge", &files[0], &files[1], &files[2], &other[3]]);
     assert_eq!(code, 1);
     assert!(
