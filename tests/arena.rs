@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::temp_path;
+use common::{temp_path, tenfold};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -44,18 +44,6 @@ fn script() -> PathBuf {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     path
-}
-
-fn tenfold(args: &[String]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tenfold"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn engine(name: &str, mode: &str, after: u32) -> String {

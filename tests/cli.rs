@@ -2,20 +2,8 @@
 
 mod common;
 
-use common::temp_path;
+use common::{temp_path, tenfold};
 use std::process::Command;
-
-fn tenfold(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tenfold"))
-        .args(args)
-        .output()
-        .expect("run tenfold");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn json(s: &str) -> serde_json::Value {
     serde_json::from_str(s.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {s}"))

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::temp_path;
+use common::{temp_path, tenfold};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
@@ -13,18 +13,6 @@ use std::time::{Duration, Instant};
 use tenfold::arena::player::EngineSpec;
 use tenfold::arena::{run_match, Adjudication, MatchConfig, TimeControl};
 use tenfold::core::shard::Shard;
-
-fn tenfold(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tenfold"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn json(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))

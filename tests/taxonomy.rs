@@ -1,8 +1,10 @@
 //! Locomotive Taxonomy names in variant tables and `tenfold describe`
 //! (../shared/rules/locomotive-taxonomy.md T1–T6).
 
+mod common;
+
+use common::tenfold;
 use std::collections::BTreeSet;
-use std::process::Command;
 use std::sync::Arc;
 use tenfold::core::moves::MoveList;
 use tenfold::describe;
@@ -12,18 +14,6 @@ use tenfold::variant::{PieceFile, VariantFile};
 use tenfold::{Position, Variant};
 
 const CHESS: &str = include_str!("../tables/chess.toml");
-
-fn tenfold(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tenfold"))
-        .args(args)
-        .output()
-        .expect("run tenfold");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn a_table_may_name_movement_by_taxonomy() {

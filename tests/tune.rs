@@ -5,25 +5,12 @@
 
 mod common;
 
-use common::{temp_path, Rng};
-use std::process::Command;
+use common::{temp_path, tenfold, Rng};
 use tenfold::eval::trace::{Offsets, Tracer};
 use tenfold::eval::{Eval, Weights};
 use tenfold::perft::perft;
 use tenfold::tune::fit::{self, FitOptions, Sample};
 use tenfold::{registry, Color, MoveList, Position, Variant};
-
-fn tenfold(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tenfold"))
-        .args(args)
-        .output()
-        .expect("run tenfold");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn datagen(game: &str, games: &str, seed: &str, threads: &str, out: &str) -> String {
     let (code, stdout, err) = tenfold(&[

@@ -2,7 +2,9 @@
 //! test file uses every helper.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
+use std::process::Command;
 use tenfold::perft::suite::{parse_suite, SuiteLine};
 use tenfold::{MoveList, Position};
 
@@ -67,4 +69,17 @@ pub fn temp_path(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tenfold-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
+}
+
+/// Runs the `tenfold` binary with `args`: exit code (-1 if killed), stdout, stderr.
+pub fn tenfold<S: AsRef<OsStr>>(args: &[S]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tenfold"))
+        .args(args)
+        .output()
+        .expect("run tenfold");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
