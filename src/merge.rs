@@ -218,6 +218,28 @@ fn same_config(files: &[(&str, Value)]) -> Result<(), MergeError> {
     Ok(())
 }
 
+/// A slice holds exactly the `want` distinct items it owns (`ids`) and nothing else
+/// (`held` items in all).
+fn check_complete(
+    file: &str,
+    mut ids: Vec<usize>,
+    held: usize,
+    want: usize,
+    what: &'static str,
+) -> Result<(), MergeError> {
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.len() == want && held == want {
+        return Ok(());
+    }
+    Err(MergeError::Incomplete {
+        file: file.to_string(),
+        got: ids.len(),
+        want,
+        what,
+    })
+}
+
 /// Shards 0..N of one N, each exactly once.
 fn check_shards(list: &[(&str, Shard)]) -> Result<(), MergeError> {
     let n = list[0].1.count;
@@ -312,17 +334,8 @@ fn merge_perft(docs: &[(String, &str, Value)]) -> Result<Merged, MergeError> {
             .items
             .iter()
             .filter(|it| s.shard.owns(it.index) && it.index < s.items_total);
-        let mut got: Vec<usize> = own.map(|it| it.index).collect();
-        got.sort_unstable();
-        got.dedup();
-        if got.len() != want || s.items.len() != want {
-            return Err(MergeError::Incomplete {
-                file: file.clone(),
-                got: got.len(),
-                want,
-                what: "positions",
-            });
-        }
+        let ids = own.map(|it| it.index).collect();
+        check_complete(file, ids, s.items.len(), want, "positions")?;
     }
     Ok(Merged::Perft(combine(&shards)))
 }
@@ -353,17 +366,8 @@ fn merge_match(args: &MergeArgs, docs: &[(String, &str, Value)]) -> Result<Merge
     for (file, s) in &slices {
         let want = 2 * s.info.pairs.len();
         let inside = s.games.iter().filter(|g| s.info.pairs.contains(&g.pair));
-        let mut numbers: Vec<usize> = inside.map(|g| g.number).collect();
-        numbers.sort_unstable();
-        numbers.dedup();
-        if numbers.len() != want || s.games.len() != want {
-            return Err(MergeError::Incomplete {
-                file: file.to_string(),
-                got: numbers.len(),
-                want,
-                what: "games",
-            });
-        }
+        let ids = inside.map(|g| g.number).collect();
+        check_complete(file, ids, s.games.len(), want, "games")?;
     }
     slices.sort_by_key(|(_, s)| s.info.pairs.start);
     let names = slices[0].1.names.clone();

@@ -60,10 +60,11 @@ impl Histories {
         piece.kind() as u32 * self.squares + to as u32
     }
 
-    /// Ordering score of a quiet move `cur` (index `ci`) by `piece`, after the moves
-    /// indexed `prev1` (the opponent's last) and `prev2` (our own before it).
+    /// Ordering score of a quiet move of `piece` to `to`, after the moves indexed
+    /// `prev` (the opponent's last, then our own before it).
     #[inline]
-    pub fn quiet_score(&self, piece: Piece, to: usize, ci: ContIndex, prev: [ContIndex; 2]) -> i32 {
+    pub fn quiet_score(&self, piece: Piece, to: usize, prev: [ContIndex; 2]) -> i32 {
+        let ci = self.index(piece, to);
         let mut s = self.butterfly[piece.idx()][to] as i32;
         for p in prev {
             if p != NO_CONT {
@@ -93,7 +94,8 @@ impl Histories {
 
     /// Rewards (`bonus > 0`) or punishes a quiet move in every table.
     #[inline]
-    pub fn update(&mut self, piece: Piece, to: usize, ci: ContIndex, prev: [ContIndex; 2], b: i32) {
+    pub fn update(&mut self, piece: Piece, to: usize, prev: [ContIndex; 2], b: i32) {
+        let ci = self.index(piece, to);
         apply(&mut self.butterfly[piece.idx()][to], b);
         for p in prev {
             if p != NO_CONT {
@@ -113,15 +115,14 @@ mod tests {
         let mut h = Histories::new(6, 64);
         let knight = Piece::new(1, Color::White);
         let prev = [h.index(Piece::new(0, Color::Black), 36), NO_CONT];
-        let ci = h.index(knight, 21);
         for _ in 0..1_000 {
-            h.update(knight, 21, ci, prev, bonus(12));
+            h.update(knight, 21, prev, bonus(12));
         }
-        let s = h.quiet_score(knight, 21, ci, prev);
+        let s = h.quiet_score(knight, 21, prev);
         assert!(s > 20_000 && s <= 2 * LIMIT, "{s}");
         // After another reply only the butterfly entry speaks for it.
         let other = [h.index(Piece::new(0, Color::Black), 37), NO_CONT];
-        assert!(h.quiet_score(knight, 21, ci, other) <= LIMIT);
+        assert!(h.quiet_score(knight, 21, other) <= LIMIT);
     }
 
     #[test]

@@ -656,14 +656,14 @@ impl Worker {
             } else {
                 let pc = moving_piece(&self.pos, m);
                 let to = m.to().idx();
-                self.hist.quiet_score(pc, to, self.hist.index(pc, to), prev)
+                self.hist.quiet_score(pc, to, prev)
             };
         }
         self.killers[ply + 1] = [Move::NULL; 2];
         let mut best = -INF;
         let mut best_move = Move::NULL;
         let mut searched = 0;
-        let mut quiets = [(Piece::NONE, 0usize, NO_CONT); 64];
+        let mut quiets = [(Piece::NONE, 0usize); 64];
         let mut nq = 0;
         let lmr = lmr_table();
         for i in 0..n {
@@ -686,9 +686,8 @@ impl Worker {
             }
             let pc = moving_piece(&self.pos, m);
             let to = m.to().idx();
-            let ci = self.hist.index(pc, to);
             self.current[ply] = m;
-            self.conts[ply] = ci;
+            self.conts[ply] = self.hist.index(pc, to);
             self.pos.make_move(m);
             let gives_check = self.pos.in_check();
             if prune && !gives_check {
@@ -749,9 +748,9 @@ impl Worker {
                                 self.killers[ply][1] = self.killers[ply][0];
                                 self.killers[ply][0] = m;
                             }
-                            self.hist.update(pc, to, ci, prev, bonus);
-                            for &(qp, qto, qci) in &quiets[..nq] {
-                                self.hist.update(qp, qto, qci, prev, -bonus);
+                            self.hist.update(pc, to, prev, bonus);
+                            for &(qp, qto) in &quiets[..nq] {
+                                self.hist.update(qp, qto, prev, -bonus);
                             }
                             self.hist.set_counter(prev[0], m);
                         }
@@ -760,7 +759,7 @@ impl Worker {
                 }
             }
             if quiet && nq < quiets.len() {
-                quiets[nq] = (pc, to, ci);
+                quiets[nq] = (pc, to);
                 nq += 1;
             }
         }
@@ -840,9 +839,7 @@ impl Worker {
                     {
                         let pc = moving_piece(&self.pos, m);
                         let to = m.to().idx();
-                        self.hist
-                            .quiet_score(pc, to, self.hist.index(pc, to), [NO_CONT; 2])
-                            - (1 << 29)
+                        self.hist.quiet_score(pc, to, [NO_CONT; 2]) - (1 << 29)
                     }
                 }),
                 None => None,
