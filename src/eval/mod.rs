@@ -93,6 +93,8 @@ pub struct Eval {
     relative: [Box<[u8; SQUARE_SLOTS]>; 2],
     /// Non-pawn material of the start position (the middlegame end of the taper).
     start_phase: i32,
+    /// The non-royal types by rising value (threats by cheaper pieces).
+    by_value: Vec<usize>,
 }
 
 /// The search's sink: adds each feature's weights as it is reported.
@@ -282,6 +284,11 @@ impl Eval {
             shield,
             relative,
             start_phase: 0,
+            by_value: {
+                let mut t: Vec<usize> = (0..n).filter(|&t| v.royal_mask >> t & 1 == 0).collect();
+                t.sort_by_key(|&t| v.pieces[t].value);
+                t
+            },
         };
         e.start_phase = e.phase_material(&Position::startpos(va)).max(1);
         e
@@ -494,19 +501,24 @@ impl Eval {
             let ci = c.idx();
             let mut cheaper_hits = 0;
             let mut targets = Bitboard::EMPTY;
-            for u in 0..n {
-                if self.royal_mask >> u & 1 != 0 {
-                    continue;
+            // Types by rising value: what every cheaper type attacks accumulates as we go,
+            // so each victim type is tested against one union (types of equal value do
+            // not threaten each other).
+            let mut cheaper = Bitboard::EMPTY;
+            let mut i = 0;
+            while i < self.by_value.len() {
+                let v = self.values[self.by_value[i]];
+                let mut j = i;
+                while j < self.by_value.len() && self.values[self.by_value[j]] == v {
+                    let victims = pos.pieces(self.by_value[j] as PieceType, c);
+                    targets |= victims;
+                    cheaper_hits += (victims & cheaper).count() as i32;
+                    j += 1;
                 }
-                let victims = pos.pieces(u as PieceType, c);
-                if victims.is_empty() {
-                    continue;
+                for &t in &self.by_value[i..j] {
+                    cheaper |= att[1 - ci][t];
                 }
-                targets |= victims;
-                let by_cheaper = (0..n)
-                    .filter(|&t| self.royal_mask >> t & 1 == 0 && self.values[t] < self.values[u])
-                    .fold(Bitboard::EMPTY, |a, t| a | att[1 - ci][t]);
-                cheaper_hits += (victims & by_cheaper).count() as i32;
+                i = j;
             }
             if cheaper_hits > 0 {
                 sink.scalar(ci, weights::THREAT_CHEAPER, cheaper_hits);

@@ -212,6 +212,26 @@ impl Weights {
         mg[layout.scalar(TEMPO_TERM)] = TEMPO;
         eg[layout.scalar(TEMPO_TERM)] = TEMPO / 2;
         mg[layout.scalar(SHELTER)] = 12;
+        // Pawn shape and threats, in fractions of the game's pawn: the textbook
+        // proportions (a doubled or isolated pawn costs a tenth to a fifth of a pawn, more
+        // in the endgame where it can be won; a piece attacked by a cheaper one or left
+        // undefended is a liability for the side that owns it).
+        let pawn = (0..n)
+            .filter(|&t| v.pieces[t].pawn)
+            .map(|t| v.pieces[t].value)
+            .min()
+            .unwrap_or(100)
+            .max(1);
+        for (term, (a, b)) in [
+            (DOUBLED, (-10, -20)),
+            (ISOLATED, (-10, -15)),
+            (CONNECTED, (6, 8)),
+            (THREAT_CHEAPER, (-30, -25)),
+            (HANGING, (-15, -15)),
+        ] {
+            mg[layout.scalar(term)] = a * pawn / 100;
+            eg[layout.scalar(term)] = b * pawn / 100;
+        }
         Weights {
             layout,
             mg,
