@@ -95,6 +95,10 @@ pub struct Eval {
     start_phase: i32,
     /// The non-royal types by rising value (threats by cheaper pieces).
     by_value: Vec<usize>,
+    /// Non-pawn, non-royal types whose every move keeps the square colour (the pair term).
+    colour_bound: Vec<usize>,
+    /// The squares of a1's colour.
+    dark: Bitboard,
 }
 
 /// The search's sink: adds each feature's weights as it is reported.
@@ -284,6 +288,15 @@ impl Eval {
             shield,
             relative,
             start_phase: 0,
+            colour_bound: (0..n)
+                .filter(|&t| {
+                    v.pawn_mask >> t & 1 == 0 && v.royal_mask >> t & 1 == 0 && colour_bound(v, t)
+                })
+                .collect(),
+            dark: (0..bd.squares())
+                .map(|s| Square(s as u8))
+                .filter(|&s| (bd.file_of(s) + bd.rank_of(s)) % 2 == 0)
+                .fold(Bitboard::EMPTY, |b, s| b | s.bb()),
             by_value: {
                 let mut t: Vec<usize> = (0..n).filter(|&t| v.royal_mask >> t & 1 == 0).collect();
                 t.sort_by_key(|&t| v.pieces[t].value);
@@ -474,6 +487,12 @@ impl Eval {
                     sink.hand(ci, t, n);
                 }
             }
+            for &t in &self.colour_bound {
+                let bb = pos.pieces(t as PieceType, c);
+                if (bb & self.dark).any() && (bb & !self.dark).any() {
+                    sink.scalar(ci, weights::PAIR, 1);
+                }
+            }
             for k in royal_sq[ci].iter() {
                 let cover = (self.shield[ci][k.idx()] & pawns[ci]).count().min(3) as i32;
                 sink.scalar(ci, weights::SHELTER, cover);
@@ -531,6 +550,29 @@ impl Eval {
     }
 }
 
+/// True when no move of type `t` (on an empty board, from any square) changes the
+/// colour of its square, and it moves at all.
+fn colour_bound(v: &Variant, t: usize) -> bool {
+    let bd = &v.board;
+    let colour = |s: Square| (bd.file_of(s) + bd.rank_of(s)) % 2;
+    let mut moves = false;
+    for s in 0..bd.squares() {
+        let sq = Square(s as u8);
+        let a = &v.attacks[0][t];
+        // Moves on an empty board, captures on a full one (each ride's first step).
+        let full = bd.all & !sq.bb();
+        let reach =
+            a.targets(&v.rays, sq, Bitboard::EMPTY).quiet | a.targets(&v.rays, sq, full).capture;
+        for to in reach.iter() {
+            moves = true;
+            if colour(to) != colour(sq) {
+                return false;
+            }
+        }
+    }
+    moves
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -549,5 +591,32 @@ mod tests {
         )
         .unwrap();
         assert!(e.evaluate(&queenless) > 800);
+    }
+
+    #[test]
+    fn only_a_colour_bound_type_on_both_colours_earns_the_pair() {
+        let v = registry::get("chess").unwrap();
+        let bound: Vec<char> = (0..v.pieces.len())
+            .filter(|&t| colour_bound(&v, t))
+            .map(|t| v.pieces[t].letter)
+            .collect();
+        // Pawns are left out by the caller; the Bishop is the only other colour-bound type.
+        assert!(bound.contains(&'B') && !bound.iter().any(|c| "NRQK".contains(*c)));
+        let with = |pair: i32| {
+            let mut w = Weights::of(&v);
+            let f = w.layout.scalar(weights::PAIR);
+            w.mg[f] = pair;
+            w.eg[f] = pair;
+            Eval::with_weights(&v, w)
+        };
+        let (on, off) = (with(40), with(0));
+        // c1 and f1 differ in colour; c1 and d2 do not.
+        for (fen, bonus) in [
+            ("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", 40),
+            ("4k3/8/8/8/8/8/3B4/2B1K3 w - - 0 1", 0),
+        ] {
+            let p = Position::from_fen(&v, fen).unwrap();
+            assert_eq!(on.evaluate(&p) - off.evaluate(&p), bonus, "{fen}");
+        }
     }
 }

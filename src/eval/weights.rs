@@ -20,7 +20,7 @@ const LIGHT: i32 = 450;
 const TEMPO: i32 = 12;
 
 /// The scalar terms, in their order after the per-type and per-square ones.
-pub const SCALARS: [&str; 7] = [
+pub const SCALARS: [&str; 8] = [
     "tempo",
     "shelter",
     "doubled",
@@ -28,6 +28,7 @@ pub const SCALARS: [&str; 7] = [
     "connected",
     "threat_cheaper",
     "hanging",
+    "pair",
 ];
 /// Index of `tempo` among [`SCALARS`].
 pub const TEMPO_TERM: usize = 0;
@@ -43,6 +44,8 @@ pub const CONNECTED: usize = 4;
 pub const THREAT_CHEAPER: usize = 5;
 /// Index of `hanging` among [`SCALARS`].
 pub const HANGING: usize = 6;
+/// Index of `pair` among [`SCALARS`].
+pub const PAIR: usize = 7;
 
 /// Where each feature sits in the flat weight vectors of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -228,6 +231,9 @@ impl Weights {
             (CONNECTED, (6, 8)),
             (THREAT_CHEAPER, (-30, -25)),
             (HANGING, (-15, -15)),
+            // Two pieces of a colour-bound type on both colours cover what one cannot
+            // (the bishop pair): worth more as the board opens up.
+            (PAIR, (30, 50)),
         ] {
             mg[layout.scalar(term)] = a * pawn / 100;
             eg[layout.scalar(term)] = b * pawn / 100;
@@ -258,6 +264,7 @@ impl Weights {
             e.connected,
             e.threat_cheaper,
             e.hanging,
+            e.pair,
         ]
         .into_iter()
         .enumerate()

@@ -42,6 +42,9 @@ pub struct EvalFile {
     /// Piece attacked and not defended.
     #[serde(default)]
     pub hanging: Option<Pair>,
+    /// Per colour-bound type with pieces on both square colours.
+    #[serde(default)]
+    pub pair: Option<Pair>,
     /// Per piece letter.
     #[serde(default)]
     pub piece: BTreeMap<String, EvalPieceFile>,
@@ -93,6 +96,8 @@ pub struct EvalTable {
     pub threat_cheaper: Option<Pair>,
     /// See [`EvalFile::hanging`].
     pub hanging: Option<Pair>,
+    /// See [`EvalFile::pair`].
+    pub pair: Option<Pair>,
     /// Per piece type.
     pub pieces: Vec<EvalPiece>,
 }
@@ -152,6 +157,7 @@ pub fn compile(
         ("connected", f.connected),
         ("threat_cheaper", f.threat_cheaper),
         ("hanging", f.hanging),
+        ("pair", f.pair),
     ];
     for (key, pair) in scalars {
         bounded(&format!("eval.{key}"), pair.iter().flatten())?;
@@ -166,6 +172,7 @@ pub fn compile(
     out.connected = f.connected;
     out.threat_cheaper = f.threat_cheaper;
     out.hanging = f.hanging;
+    out.pair = f.pair;
     for (key, pf) in &f.piece {
         let path = format!("eval.piece.{key}");
         let mut chars = key.chars();
