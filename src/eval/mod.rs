@@ -84,6 +84,8 @@ pub struct Eval {
     /// Per colour and square: the neighbours on the same rank and one rank behind
     /// (connected pawns).
     support: [Box<[Bitboard; SQUARE_SLOTS]>; 2],
+    /// Per square: its whole file.
+    file: Box<[Bitboard; SQUARE_SLOTS]>,
     /// Squares within one step of a square (the royal's zone).
     zone: Box<[Bitboard; SQUARE_SLOTS]>,
     /// Per colour and square: the squares one or two ranks ahead of a royal, its file
@@ -99,6 +101,8 @@ pub struct Eval {
     colour_bound: Vec<usize>,
     /// The squares of a1's colour.
     dark: Bitboard,
+    /// Types below queen value that ride the whole length of a file (the open-file terms).
+    file_riders: Vec<usize>,
 }
 
 /// The search's sink: adds each feature's weights as it is reported.
@@ -211,6 +215,7 @@ impl Eval {
         let mut shield = [table(), table()];
         let mut beside_files = table();
         let mut zone = table();
+        let mut file = table();
         let mut passed = [
             Box::new([(0i32, 0i32); SQUARE_SLOTS]),
             Box::new([(0i32, 0i32); SQUARE_SLOTS]),
@@ -263,6 +268,7 @@ impl Eval {
                 }
             }
             zone[s] = z;
+            file[s] = bd.file_mask(f);
         }
         let mut scalars = [(0, 0); weights::SCALARS.len()];
         for (k, s) in scalars.iter_mut().enumerate() {
@@ -285,6 +291,7 @@ impl Eval {
             beside_files,
             support,
             zone,
+            file,
             shield,
             relative,
             start_phase: 0,
@@ -297,6 +304,14 @@ impl Eval {
                 .map(|s| Square(s as u8))
                 .filter(|&s| (bd.file_of(s) + bd.rank_of(s)) % 2 == 0)
                 .fold(Bitboard::EMPTY, |b, s| b | s.bb()),
+            file_riders: (0..n)
+                .filter(|&t| {
+                    v.pawn_mask >> t & 1 == 0
+                        && v.royal_mask >> t & 1 == 0
+                        && v.pieces[t].value < weights::HEAVY
+                        && rides_files(v, t)
+                })
+                .collect(),
             by_value: {
                 let mut t: Vec<usize> = (0..n).filter(|&t| v.royal_mask >> t & 1 == 0).collect();
                 t.sort_by_key(|&t| v.pieces[t].value);
@@ -493,6 +508,19 @@ impl Eval {
                     sink.scalar(ci, weights::PAIR, 1);
                 }
             }
+            for &t in &self.file_riders {
+                for sq in pos.pieces(t as PieceType, c).iter() {
+                    let file = self.file[sq.idx()];
+                    if (file & pawns[ci]).is_empty() {
+                        let term = if (file & pawns[1 - ci]).is_empty() {
+                            weights::OPEN_FILE
+                        } else {
+                            weights::HALF_OPEN_FILE
+                        };
+                        sink.scalar(ci, term, 1);
+                    }
+                }
+            }
             for k in royal_sq[ci].iter() {
                 let cover = (self.shield[ci][k.idx()] & pawns[ci]).count().min(3) as i32;
                 sink.scalar(ci, weights::SHELTER, cover);
@@ -573,6 +601,18 @@ fn colour_bound(v: &Variant, t: usize) -> bool {
     moves
 }
 
+/// True when type `t`, from its own first rank on an empty board, reaches every square of
+/// its file up to the last rank (a rook-like rider along files).
+fn rides_files(v: &Variant, t: usize) -> bool {
+    let bd = &v.board;
+    let f = bd.files as i32 / 2;
+    let Some(from) = bd.square(f, 0) else {
+        return false;
+    };
+    let reach = v.attacks[0][t].targets(&v.rays, from, Bitboard::EMPTY).quiet;
+    (bd.file_mask(f) & !from.bb()).iter().all(|s| reach.has(s))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -614,6 +654,38 @@ mod tests {
         for (fen, bonus) in [
             ("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", 40),
             ("4k3/8/8/8/8/8/3B4/2B1K3 w - - 0 1", 0),
+        ] {
+            let p = Position::from_fen(&v, fen).unwrap();
+            assert_eq!(on.evaluate(&p) - off.evaluate(&p), bonus, "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_rook_earns_the_open_file_only_without_pawns_on_its_file() {
+        let v = registry::get("chess").unwrap();
+        let riders: Vec<char> = (0..v.pieces.len())
+            .filter(|&t| rides_files(&v, t))
+            .map(|t| v.pieces[t].letter)
+            .collect();
+        // The Queen rides files too, but counts as heavy and is left out by the caller.
+        assert_eq!(riders, vec!['R', 'Q']);
+        let with = |open: i32, half: i32| {
+            let mut w = Weights::of(&v);
+            for (term, x) in [(weights::OPEN_FILE, open), (weights::HALF_OPEN_FILE, half)] {
+                let f = w.layout.scalar(term);
+                w.mg[f] = x;
+                w.eg[f] = x;
+            }
+            Eval::with_weights(&v, w)
+        };
+        let (on, off) = (with(30, 10), with(0, 0));
+        for (fen, bonus) in [
+            // d-file empty: open.
+            ("4k3/p7/8/8/8/8/P7/3RK3 w - - 0 1", 30),
+            // Only a black pawn on the d-file: half-open.
+            ("4k3/3p4/8/8/8/8/P7/3RK3 w - - 0 1", 10),
+            // An own pawn on the d-file: neither.
+            ("4k3/p7/8/8/8/8/3P4/3RK3 w - - 0 1", 0),
         ] {
             let p = Position::from_fen(&v, fen).unwrap();
             assert_eq!(on.evaluate(&p) - off.evaluate(&p), bonus, "{fen}");

@@ -13,14 +13,14 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 /// Pieces worth at least this get no middlegame placement bonus (queen-like).
-const HEAVY: i32 = 800;
+pub const HEAVY: i32 = 800;
 /// Pieces worth less than this are light (knight-like) and should leave the back rank.
 const LIGHT: i32 = 450;
 /// Default bonus for the side to move (half of it in the endgame).
 const TEMPO: i32 = 12;
 
 /// The scalar terms, in their order after the per-type and per-square ones.
-pub const SCALARS: [&str; 8] = [
+pub const SCALARS: [&str; 10] = [
     "tempo",
     "shelter",
     "doubled",
@@ -29,6 +29,8 @@ pub const SCALARS: [&str; 8] = [
     "threat_cheaper",
     "hanging",
     "pair",
+    "open_file",
+    "half_open_file",
 ];
 /// Index of `tempo` among [`SCALARS`].
 pub const TEMPO_TERM: usize = 0;
@@ -46,6 +48,10 @@ pub const THREAT_CHEAPER: usize = 5;
 pub const HANGING: usize = 6;
 /// Index of `pair` among [`SCALARS`].
 pub const PAIR: usize = 7;
+/// Index of `open_file` among [`SCALARS`].
+pub const OPEN_FILE: usize = 8;
+/// Index of `half_open_file` among [`SCALARS`].
+pub const HALF_OPEN_FILE: usize = 9;
 
 /// Where each feature sits in the flat weight vectors of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -234,6 +240,9 @@ impl Weights {
             // Two pieces of a colour-bound type on both colours cover what one cannot
             // (the bishop pair): worth more as the board opens up.
             (PAIR, (30, 50)),
+            // A file rider on a file without own pawns reaches into the enemy camp.
+            (OPEN_FILE, (25, 10)),
+            (HALF_OPEN_FILE, (12, 6)),
         ] {
             mg[layout.scalar(term)] = a * pawn / 100;
             eg[layout.scalar(term)] = b * pawn / 100;
@@ -265,6 +274,8 @@ impl Weights {
             e.threat_cheaper,
             e.hanging,
             e.pair,
+            e.open_file,
+            e.half_open_file,
         ]
         .into_iter()
         .enumerate()

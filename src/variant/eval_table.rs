@@ -45,6 +45,12 @@ pub struct EvalFile {
     /// Per colour-bound type with pieces on both square colours.
     #[serde(default)]
     pub pair: Option<Pair>,
+    /// Per file rider (below queen value) on a file with no pawn-rule piece of either side.
+    #[serde(default)]
+    pub open_file: Option<Pair>,
+    /// Per file rider (below queen value) on a file with enemy pawn-rule pieces only.
+    #[serde(default)]
+    pub half_open_file: Option<Pair>,
     /// Per piece letter.
     #[serde(default)]
     pub piece: BTreeMap<String, EvalPieceFile>,
@@ -98,6 +104,10 @@ pub struct EvalTable {
     pub hanging: Option<Pair>,
     /// See [`EvalFile::pair`].
     pub pair: Option<Pair>,
+    /// See [`EvalFile::open_file`].
+    pub open_file: Option<Pair>,
+    /// See [`EvalFile::half_open_file`].
+    pub half_open_file: Option<Pair>,
     /// Per piece type.
     pub pieces: Vec<EvalPiece>,
 }
@@ -158,6 +168,8 @@ pub fn compile(
         ("threat_cheaper", f.threat_cheaper),
         ("hanging", f.hanging),
         ("pair", f.pair),
+        ("open_file", f.open_file),
+        ("half_open_file", f.half_open_file),
     ];
     for (key, pair) in scalars {
         bounded(&format!("eval.{key}"), pair.iter().flatten())?;
@@ -173,6 +185,8 @@ pub fn compile(
     out.threat_cheaper = f.threat_cheaper;
     out.hanging = f.hanging;
     out.pair = f.pair;
+    out.open_file = f.open_file;
+    out.half_open_file = f.half_open_file;
     for (key, pf) in &f.piece {
         let path = format!("eval.piece.{key}");
         let mut chars = key.chars();
