@@ -238,8 +238,9 @@ impl Weights {
             (THREAT_CHEAPER, (-30, -25)),
             (HANGING, (-15, -15)),
             // Two pieces of a colour-bound type on both colours cover what one cannot
-            // (the bishop pair): worth more as the board opens up.
-            (PAIR, (30, 50)),
+            // (the bishop pair). Off by default: +30/+50 scored -6.3 ± 23.6 in chess over
+            // 666 games (docs/strength.md); a table may tune it.
+            (PAIR, (0, 0)),
             // A file rider on a file without own pawns reaches into the enemy camp.
             (OPEN_FILE, (25, 10)),
             (HALF_OPEN_FILE, (12, 6)),
