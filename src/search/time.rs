@@ -24,6 +24,11 @@ pub struct Limits {
     pub mate: Option<u32>,
     /// Only these root moves (empty: all).
     pub searchmoves: Vec<Move>,
+    /// Best root lines to report each iteration (0 and 1 both mean one).
+    pub multipv: usize,
+    /// Ponder: search without a clock until `ponderhit` (then the time plan starts
+    /// from that moment) or `stop`.
+    pub ponder: bool,
 }
 
 /// Soft and hard deadlines for one move.
@@ -89,9 +94,98 @@ impl Limits {
     }
 }
 
+/// What the iterations so far say about the best move, for [`time_scale`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stability {
+    /// Completed iterations in a row that ended with the same best move (0: it just
+    /// changed, or this is the first iteration).
+    pub unchanged: u32,
+    /// Centipawns the score fell from the previous iteration (negative: it rose).
+    pub score_drop: i32,
+    /// Share of the last iteration's root nodes spent below the best move, in `0..=1`.
+    pub best_share: f64,
+}
+
+/// Most the soft limit is stretched; the hard limit still caps every search.
+pub const MAX_SCALE: f64 = 2.5;
+/// Least the soft limit is shrunk to.
+pub const MIN_SCALE: f64 = 0.35;
+
+/// The factor the soft limit is multiplied by after an iteration.
+///
+/// Three signals, multiplied: a best move that just changed earns 40% more time and
+/// one that has held for several iterations less (down to 0.75x after six), since a
+/// move that keeps winning is unlikely to be replaced by one more ply; a score that fell
+/// earns up to 80% more (linearly up to a pawn), since the position turned worse than
+/// believed and the fix may need more depth; and the best move's share of the root
+/// nodes says how clearly it stands out (at 90% or more the alternatives were refuted
+/// fast: 0.6x; at half the nodes 1.0x; below that up to 1.4x).
+pub fn time_scale(s: Stability) -> f64 {
+    let stable = if s.unchanged == 0 {
+        1.4
+    } else {
+        (1.1 - 0.06 * s.unchanged.min(6) as f64).max(0.75)
+    };
+    let drop = 1.0 + 0.8 * (s.score_drop.clamp(0, 100) as f64 / 100.0);
+    let share = if s.best_share.is_nan() {
+        0.5
+    } else {
+        s.best_share.clamp(0.0, 1.0)
+    };
+    let nodes = (1.5 - share).clamp(0.6, 1.4);
+    (stable * drop * nodes).clamp(MIN_SCALE, MAX_SCALE)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn st(unchanged: u32, score_drop: i32, best_share: f64) -> f64 {
+        time_scale(Stability {
+            unchanged,
+            score_drop,
+            best_share,
+        })
+    }
+
+    #[test]
+    fn a_stable_best_move_stops_sooner_than_a_changing_one() {
+        assert!(st(5, 0, 0.5) < st(1, 0, 0.5));
+        assert!(st(1, 0, 0.5) < st(0, 0, 0.5));
+        assert!(st(6, 0, 0.5) < 1.0 && st(0, 0, 0.5) > 1.0);
+        // Beyond six iterations nothing more is taken away.
+        assert_eq!(st(6, 0, 0.5), st(40, 0, 0.5));
+    }
+
+    #[test]
+    fn a_falling_score_extends_and_a_rising_one_does_not() {
+        assert!(st(3, 50, 0.5) > st(3, 0, 0.5));
+        assert!(st(3, 100, 0.5) > st(3, 50, 0.5));
+        assert_eq!(st(3, -300, 0.5), st(3, 0, 0.5));
+        // A drop beyond a pawn counts as a pawn.
+        assert_eq!(st(3, 1000, 0.5), st(3, 100, 0.5));
+    }
+
+    #[test]
+    fn a_best_move_taking_most_nodes_stops_sooner() {
+        assert!(st(2, 0, 0.95) < st(2, 0, 0.5));
+        assert!(st(2, 0, 0.5) < st(2, 0, 0.2));
+        // No root nodes counted (a share of 0/0) counts as neither.
+        assert_eq!(st(2, 0, f64::NAN), st(2, 0, 0.5));
+    }
+
+    #[test]
+    fn the_scale_stays_within_its_bounds() {
+        for u in 0..10 {
+            for d in [-500, -10, 0, 30, 100, 900] {
+                for sh in [0.0, 0.1, 0.5, 0.9, 1.0] {
+                    let f = st(u, d, sh);
+                    assert!((MIN_SCALE..=MAX_SCALE).contains(&f), "{u} {d} {sh}: {f}");
+                }
+            }
+        }
+        assert_eq!(st(0, 100, 0.0), MAX_SCALE);
+    }
 
     #[test]
     fn a_short_clock_with_increment_never_plans_past_a_quarter_of_the_clock() {
