@@ -503,7 +503,7 @@ impl Worker {
             // Later lines searched without the earlier ones can score higher than them
             // when the search is unstable; the report is sorted (the sort is stable, so
             // line one stays first among equals).
-            found.sort_by(|a, b| b.score.cmp(&a.score));
+            found.sort_by_key(|l| std::cmp::Reverse(l.score));
             let best = found[0].pv[0];
             let prev_score = score;
             score = found[0].score;
@@ -930,7 +930,7 @@ impl Worker {
         };
         // A root searched without some of its moves (a later MultiPV line) has no score
         // of its own to store.
-        if !(root && !self.excluded.is_empty()) {
+        if !root || self.excluded.is_empty() {
             self.shared
                 .tt
                 .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
