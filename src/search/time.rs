@@ -31,6 +31,9 @@ pub struct Limits {
     pub ponder: bool,
 }
 
+/// Clock time a timed search never plans to use (see [`Limits::plan`]).
+pub const CUSHION_MS: u64 = 300;
+
 /// Soft and hard deadlines for one move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimePlan {
@@ -52,7 +55,11 @@ impl Limits {
     /// The time plan for the side to move `us`.
     ///
     /// A reserve of a twentieth of the clock (at least 5 ms or a quarter of a tiny clock, at
-    /// most 50 ms) covers process and GUI latency;
+    /// most 50 ms) covers process and GUI latency, and a cushion keeps
+    /// [`CUSHION_MS`] (or nine tenths of a smaller clock) off limits: on a loaded machine
+    /// a process is sometimes descheduled for a few hundred ms (measured at 1+0.01 on the
+    /// shared 2-core machine: moves of 0.2 s planned at 20 ms), and a clock living on its
+    /// increment must keep that much in hand;
     /// the rest is shared over the moves to go (30 if unknown) plus most of the
     /// increment. One move aims at no more than an eighth of what is left and never takes
     /// more than a quarter (half and 80% when it is the last before the time control): on
@@ -74,7 +81,8 @@ impl Limits {
             return TimePlan::default();
         };
         let inc = self.inc[us.idx()];
-        let reserve = (t / 20).max((t / 4).min(5)).clamp(1, 50).min(t);
+        let latency = (t / 20).max((t / 4).min(5)).clamp(1, 50);
+        let reserve = latency.max((t * 9 / 10).min(CUSHION_MS)).min(t);
         let avail = (t - reserve).max(1);
         let mtg = self.movestogo.map_or(30, |m| m.clamp(1, 60)) as u64;
         let (soft_cap, hard_cap) = if mtg == 1 {
@@ -200,6 +208,24 @@ mod tests {
             assert!(hard <= t.div_ceil(4), "clock {t} ms: hard limit {hard} ms");
             assert!(p.soft.unwrap() <= p.hard.unwrap());
         }
+    }
+
+    #[test]
+    fn a_clock_living_on_its_increment_keeps_its_cushion() {
+        // Worst case: every move takes its whole hard limit.
+        let mut t = 1000u64;
+        let mut lowest = t;
+        for _ in 0..300 {
+            let l = Limits {
+                time: [Some(t), Some(t)],
+                inc: [10, 10],
+                ..Limits::default()
+            };
+            let hard = l.plan(Color::White).hard.unwrap().as_millis() as u64;
+            t = t - hard + 10;
+            lowest = lowest.min(t);
+        }
+        assert!(lowest >= CUSHION_MS - 50, "the clock fell to {lowest} ms");
     }
 
     #[test]
