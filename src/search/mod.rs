@@ -130,8 +130,11 @@ pub struct Control {
 /// depth even when another thread completed it first.
 #[derive(Clone, Debug)]
 pub(crate) struct DepthResult {
+    /// Score of the depth's best line.
     pub score: i32,
+    /// Its principal variation.
     pub pv: Vec<Move>,
+    /// Deepest ply the thread reached in that iteration.
     pub seldepth: u32,
 }
 
