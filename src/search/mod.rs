@@ -318,6 +318,9 @@ pub(crate) struct Worker {
     abandoned: bool,
     /// Root moves left out of this search of the iteration (the earlier MultiPV lines).
     excluded: Vec<Move>,
+    /// The iteration may be dropped when another thread completes its depth (not the
+    /// main thread's with several lines: it needs every depth's lines itself).
+    abandonable: bool,
     /// Nodes spent below each root move in the current iteration's first line (for the
     /// time manager's best-move share); allocated once per search.
     root_nodes: Vec<(Move, u64)>,
@@ -356,6 +359,7 @@ impl Worker {
             stopped: false,
             abandoned: false,
             excluded: Vec::with_capacity(MAX_MOVES),
+            abandonable: true,
             root_nodes: Vec::with_capacity(MAX_MOVES),
             lines: Vec::new(),
         }
@@ -394,7 +398,8 @@ impl Worker {
             self.flush_nodes();
             // Lazy SMP: an iteration another thread has already completed is dropped
             // and this thread moves on to the next depth with that thread's TT entries.
-            if self.shared.nodes.len() > 1
+            if self.abandonable
+                && self.shared.nodes.len() > 1
                 && self.shared.deepest.load(Ordering::Relaxed) >= self.root_depth as u32
             {
                 self.stopped = true;
@@ -443,6 +448,7 @@ impl Worker {
         } else {
             1
         };
+        self.abandonable = lines == 1;
         let mut score = 0;
         let mut last_best = Move::NULL;
         let mut scale = 1.0;
