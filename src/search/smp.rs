@@ -360,7 +360,9 @@ fn run(
                         (w.completed.take(), w.seldepth())
                     }));
                     // A helper that panicked ends the whole search: its error is reported.
-                    if !sh.limits.infinite || r.is_err() {
+                    // One that reached the depth limit ends it too, unless the main
+                    // thread still owes several lines for the depths it has not done.
+                    if (!sh.limits.infinite && sh.lines == 1) || r.is_err() {
                         sh.stop.store(true, Ordering::Relaxed);
                     }
                     r.map_err(|p| panic_text(&*p))
