@@ -299,18 +299,19 @@ fn threads(n: usize) -> Result<usize, Fail> {
 }
 
 fn search(c: &Common, a: &search::report::SearchArgs) -> Result<(), Fail> {
-    let limits = search::report::limits(a.depth, a.movetime, a.nodes, a.threads, a.hash)?;
+    let limits = search::report::limits_of(a)?;
     search::smp::check_threads(a.threads)?;
     let pos = position(c)?;
-    let engine = Engine::try_new(a.threads, a.hash)?;
+    let mut engine = Engine::try_new(a.threads, a.hash)?;
+    engine.set_strength(a.elo);
     let json = c.json;
     let r = engine.search(
         &pos,
         limits,
-        Box::new(move |ev| {
-            if let (Event::Info(i), false) = (ev, json) {
-                out!("{}", search::report::info_line(i));
-            }
+        Box::new(move |ev| match (ev, json) {
+            (Event::Info(i), false) => out!("{}", search::report::info_line(i)),
+            (Event::Final(i), false) => out!("{}", search::report::final_line(i)),
+            _ => {}
         }),
     );
     let error = r.error.clone();

@@ -231,6 +231,29 @@ fn search_prints_info_lines_then_bestmove_and_json_shaped() {
 }
 
 #[test]
+fn search_multipv_and_elo_reach_the_command_line() {
+    let (code, out, _) = tenfold(&["search", "--depth", "4", "--multipv", "3"]);
+    assert_eq!(code, 0);
+    let at4: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("info depth 4 "))
+        .collect();
+    // Three lines, then the final line (line 1 again).
+    assert_eq!(at4.len(), 4, "{out}");
+    for (k, l) in at4.iter().take(3).enumerate() {
+        assert!(l.contains(&format!(" multipv {} ", k + 1)), "{l}");
+    }
+    let (code, out, _) = tenfold(&["search", "--depth", "30", "--elo", "500", "--json"]);
+    assert_eq!(code, 0);
+    assert!(json(&out)["nodes"].as_u64().unwrap() <= 200, "{out}");
+    for bad in [["--multipv", "0"], ["--elo", "100"]] {
+        let (code, _, err) = tenfold(&["search", "--depth", "2", bad[0], bad[1]]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(bad[0]), "{err}");
+    }
+}
+
+#[test]
 fn bench_prints_the_node_signature_last_and_json_shaped() {
     let (code, out, _) = tenfold(&["bench", "--variant", "chess", "--depth", "5"]);
     assert_eq!(code, 0);

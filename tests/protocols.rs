@@ -649,3 +649,220 @@ fn xboard_glyphs_follow_movement() {
         "holdings for D and H: {setup}"
     );
 }
+
+/// The info lines (`multipv 1` only unless `all`) of one search, up to its `bestmove`,
+/// as (depth, multipv, score, first pv move, whole line).
+fn info_lines(lines: &[String]) -> Vec<(u32, u32, i32, String, String)> {
+    let field = |l: &str, k: &str| -> Option<String> {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let i = w.iter().position(|x| *x == k)?;
+        w.get(i + 1).map(|s| s.to_string())
+    };
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth "))
+        .map(|l| {
+            (
+                field(l, "depth").unwrap().parse().unwrap(),
+                field(l, "multipv").unwrap().parse().unwrap(),
+                field(l, "cp").map_or(0, |s| s.parse().unwrap()),
+                field(l, "pv").unwrap(),
+                l.clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn uci_multipv_reports_distinct_lines_best_first() {
+    let mut s = Session::uci();
+    s.send("uci");
+    s.expect("option name MultiPV type spin default 1 min 1 max ");
+    s.send("setoption name MultiPV value 0");
+    s.expect("info string error MultiPV wants");
+    s.send("setoption name MultiPV value three");
+    s.expect("info string error MultiPV wants");
+    s.send("setoption name MultiPV value 3");
+    s.send("position startpos moves e2e4 d7d5");
+    s.send("go depth 5");
+    let best = s.expect("bestmove ");
+    let lines = info_lines(&s.lines());
+    for d in 1..=5 {
+        let at: Vec<_> = lines.iter().filter(|l| l.0 == d).take(3).collect();
+        assert_eq!(
+            at.iter().map(|l| l.1).collect::<Vec<_>>(),
+            [1, 2, 3],
+            "{lines:?}"
+        );
+        let firsts: std::collections::HashSet<_> = at.iter().map(|l| &l.3).collect();
+        assert_eq!(firsts.len(), 3, "depth {d}: {at:?}");
+        assert!(at[0].2 >= at[1].2 && at[1].2 >= at[2].2, "{at:?}");
+        for l in &at {
+            assert!(l.4.contains(" seldepth ") && l.4.contains(" hashfull "));
+        }
+    }
+    let line1 = lines.iter().rfind(|l| l.0 == 5 && l.1 == 1).unwrap();
+    assert_eq!(best.split_whitespace().nth(1).unwrap(), line1.3, "{best}");
+    s.quit("quit");
+}
+
+#[test]
+fn uci_every_depth_is_reported_with_two_threads() {
+    for _ in 0..3 {
+        let mut s = Session::uci();
+        s.send("setoption name Threads value 2");
+        s.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+        s.send("go depth 10");
+        s.expect("bestmove ");
+        let depths: Vec<u32> = info_lines(&s.lines())
+            .iter()
+            .filter(|l| l.1 == 1)
+            .map(|l| l.0)
+            .collect();
+        let mut seen = depths.clone();
+        seen.dedup();
+        // Every depth in order; the final line repeats the last.
+        assert_eq!(seen, (1..=10).collect::<Vec<_>>(), "{depths:?}");
+        s.quit("quit");
+    }
+    // With several lines too: the main thread searches every depth itself.
+    let mut s = Session::uci();
+    s.send("setoption name Threads value 2");
+    s.send("setoption name MultiPV value 2");
+    s.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+    s.send("go depth 9");
+    s.expect("bestmove ");
+    let lines = info_lines(&s.lines());
+    for d in 1..=9 {
+        let at: Vec<u32> = lines.iter().filter(|l| l.0 == d).map(|l| l.1).collect();
+        assert!(at.starts_with(&[1, 2]), "depth {d}: {lines:?}");
+    }
+    s.quit("quit");
+}
+
+#[test]
+fn uci_a_search_ends_with_its_final_counts_even_when_stopped_mid_iteration() {
+    let mut s = Session::uci();
+    s.send("position startpos");
+    s.send("go infinite");
+    s.expect("info depth 4 ");
+    std::thread::sleep(Duration::from_millis(150));
+    s.send("stop");
+    s.expect("bestmove ");
+    let lines = s.lines();
+    let n = lines.len();
+    let last = &lines[n - 2];
+    let nodes = |l: &str| -> u64 {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let i = w.iter().position(|x| *x == "nodes").unwrap();
+        w[i + 1].parse().unwrap()
+    };
+    let deepest = lines[..n - 2]
+        .iter()
+        .rfind(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last.starts_with("info depth "), "{last}");
+    // Stopped inside an iteration: the last line counts the nodes since the last depth.
+    assert!(nodes(last) > nodes(deepest), "{deepest}\n{last}");
+    // Not even depth 1: the counts alone.
+    s.send("go nodes 1");
+    s.expect("info nodes 1 nps ");
+    s.expect("bestmove ");
+    s.quit("quit");
+}
+
+#[test]
+fn uci_bestmove_names_the_reply_to_ponder_on() {
+    let mut s = Session::uci();
+    s.send("uci");
+    s.expect("option name Ponder type check");
+    s.send("position startpos moves e2e4");
+    s.send("go depth 6");
+    let best = s.expect("bestmove ");
+    let w: Vec<&str> = best.split_whitespace().collect();
+    assert_eq!(w.len(), 4, "{best}");
+    assert_eq!(w[2], "ponder");
+    let mut p = chess_start();
+    p.play_moves(&format!("e2e4 {} {}", w[1], w[3])).unwrap();
+    s.quit("quit");
+}
+
+#[test]
+fn uci_go_ponder_ignores_the_clock_until_ponderhit() {
+    let mut s = Session::uci();
+    s.send("position startpos moves e2e4 e7e5");
+    // 100 ms on the clock would end a normal search within 25 ms.
+    s.send("go ponder wtime 100 btime 100");
+    s.expect("info depth 3 ");
+    std::thread::sleep(Duration::from_millis(400));
+    s.send("isready");
+    s.expect("readyok");
+    assert!(
+        !s.lines().iter().any(|l| l.starts_with("bestmove")),
+        "a ponder search answered before ponderhit"
+    );
+    let t0 = Instant::now();
+    s.send("ponderhit");
+    s.expect("bestmove ");
+    // From the ponderhit on, the 100 ms clock's plan holds (a few ms; the bound leaves
+    // room for a loaded machine, a search still pondering would never answer).
+    assert!(
+        t0.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t0.elapsed()
+    );
+    // A ponderhit with nothing pondering is an error, not a crash.
+    s.send("ponderhit");
+    s.expect("info string error ponderhit");
+    // `stop` ends pondering with a move too, even when the search is finished.
+    s.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    s.send("go ponder depth 3");
+    s.expect("info depth 3 ");
+    std::thread::sleep(Duration::from_millis(100));
+    s.send("isready");
+    s.expect("readyok");
+    assert!(!s.unseen().iter().any(|l| l.starts_with("bestmove")));
+    s.send("stop");
+    assert_eq!(s.expect("bestmove "), "bestmove a1a8");
+    s.quit("quit");
+}
+
+#[test]
+fn uci_limit_strength_options_round_trip_and_refuse_bad_values() {
+    let mut s = Session::uci();
+    s.send("uci");
+    s.expect("option name UCI_LimitStrength type check default false");
+    s.expect("option name UCI_Elo type spin default 1675 min 500 max 2850");
+    s.expect("uciok");
+    for bad in [
+        "setoption name UCI_Elo value 100",
+        "setoption name UCI_Elo value 99999999999",
+        "setoption name UCI_Elo value strong",
+        "setoption name UCI_LimitStrength value maybe",
+    ] {
+        s.send(bad);
+        s.expect("info string error UCI_");
+    }
+    s.send("setoption name UCI_Elo value 500");
+    s.send("setoption name UCI_LimitStrength value true");
+    s.expect("info string playing at about Elo 500");
+    // Weakened, a search is capped in nodes whatever its depth.
+    s.send("position startpos");
+    s.send("go depth 20");
+    s.expect("bestmove ");
+    let last = s
+        .lines()
+        .into_iter()
+        .rfind(|l| l.starts_with("info "))
+        .unwrap();
+    let w: Vec<&str> = last.split_whitespace().collect();
+    let nodes: u64 = w[w.iter().position(|x| *x == "nodes").unwrap() + 1]
+        .parse()
+        .unwrap();
+    assert!(nodes <= 200, "{last}");
+    s.send("setoption name UCI_LimitStrength value false");
+    s.send("go depth 6");
+    s.expect("info depth 6 ");
+    s.expect("bestmove ");
+    s.quit("quit");
+}

@@ -411,7 +411,9 @@ fn a_panicking_search_thread_still_answers_with_a_move_and_the_error() {
         let seen = Arc::clone(&done);
         // The listener runs on the search thread: its panic is a search thread's panic.
         let listener = Box::new(move |ev: tenfold::search::Event| match ev {
-            tenfold::search::Event::Info(_) => panic!("listener fault"),
+            tenfold::search::Event::Info(_) | tenfold::search::Event::Final(_) => {
+                panic!("listener fault")
+            }
             tenfold::search::Event::Done(r) => *seen.lock().unwrap() = Some(r.clone()),
         });
         let r = Engine::new(threads, 16).search(&pos, Limits::depth(3), listener);
@@ -428,4 +430,55 @@ fn a_panicking_search_thread_still_answers_with_a_move_and_the_error() {
 fn a_hash_size_whose_bytes_overflow_is_refused() {
     assert!(TranspositionTable::try_new(1 << 44).is_err());
     assert!(Engine::try_new(1, usize::MAX).is_err());
+}
+
+/// A weakened engine (`UCI_Elo` at its minimum) plays moves a full-strength judge scores
+/// clearly worse than the moves of full strength, over a fixed set of positions.
+#[test]
+fn the_weakest_strength_loses_material_that_full_strength_keeps() {
+    let _turn = serial();
+    let fens = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbqkb1r/pp1p1ppp/2p5/4P3/2B5/8/PPP1NnPP/RNBQK2R w KQkq - 0 6",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5",
+        "rnbqkbnr/ppp2ppp/8/3pp3/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 0 3",
+        "2r3k1/5ppp/p3p3/1p6/3n4/P2B1P2/1P3KPP/2R5 b - - 0 30",
+        "r2q1rk1/ppp2ppp/2n1bn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 9",
+    ];
+    let judge = Engine::new(1, 16);
+    // What the judge thinks a move is worth for the mover: minus the reply's score.
+    let worth = |pos: &Position, m: Move| -> i32 {
+        let mut p = pos.clone();
+        p.make_move(m);
+        -judge.search(&p, Limits::depth(5), Box::new(|_| {})).score
+    };
+    let mut weak_loss = 0;
+    let mut differ = 0;
+    for fen in fens {
+        let pos = chess(fen);
+        let full = search(&pos, Limits::depth(6), 1).best.unwrap();
+        let full_worth = worth(&pos, full);
+        let mut weak = Engine::new(1, 16);
+        weak.set_strength(Some(tenfold::search::skill::MIN_ELO));
+        for _ in 0..3 {
+            weak.clear();
+            let r = weak.search(&pos, Limits::depth(6), Box::new(|_| {}));
+            let m = r.best.unwrap();
+            assert!(r.nodes <= 200, "{fen}: {} nodes", r.nodes);
+            differ += (m != full) as u32;
+            weak_loss += (full_worth - worth(&pos, m)).max(0);
+        }
+    }
+    assert!(
+        differ >= 8,
+        "the weak engine chose the full-strength move too often"
+    );
+    // On average more than a third of a pawn per move worse than full strength's move.
+    assert!(
+        weak_loss > 35 * 3 * fens.len() as i32,
+        "weak {weak_loss} cp lost over {} moves",
+        3 * fens.len()
+    );
 }

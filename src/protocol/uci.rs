@@ -7,7 +7,9 @@ use crate::core::moves::Color;
 use crate::position::Position;
 use crate::protocol::{Msg, Out};
 use crate::registry;
-use crate::search::smp::{check_threads, max_threads};
+use crate::search::report::{final_line, info_line};
+use crate::search::skill::{MAX_ELO, MIN_ELO};
+use crate::search::smp::{check_threads, max_threads, MAX_MULTIPV};
 use crate::search::{uci_score, Engine, Event, Limits, SearchHandle};
 use crate::variant::Variant;
 use std::sync::mpsc::{Receiver, Sender};
@@ -15,6 +17,9 @@ use std::sync::Arc;
 
 /// Default table size in MB.
 pub const DEFAULT_HASH_MB: usize = 16;
+
+/// `UCI_Elo` until a GUI sets it: the middle of the range.
+pub const DEFAULT_ELO: u32 = 1675;
 
 struct Uci {
     out: Out,
@@ -24,6 +29,12 @@ struct Uci {
     search: Option<(SearchHandle, bool)>,
     tx: Sender<Msg>,
     serial: u64,
+    /// Root lines to report (`MultiPV`).
+    multipv: usize,
+    /// `UCI_LimitStrength`.
+    limit_strength: bool,
+    /// `UCI_Elo`, in force while `limit_strength` is.
+    elo: u32,
 }
 
 /// Runs the loop until `quit` or the end of input (which stops a running search: its
@@ -44,6 +55,9 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
         search: None,
         tx,
         serial: 0,
+        multipv: 1,
+        limit_strength: false,
+        elo: DEFAULT_ELO,
     };
     while let Ok(msg) = rx.recv() {
         match msg {
@@ -58,6 +72,15 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
         }
     }
     u.stop();
+}
+
+/// A UCI check value: `true` or `false` (any case).
+fn check_value(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
 }
 
 /// The value after `key` in `parts` up to the next keyword of `keys`.
@@ -111,7 +134,10 @@ impl Uci {
                 self.go(&parts);
             }
             "stop" => self.stop(),
-            "ponderhit" => {}
+            "ponderhit" => match &self.search {
+                Some((h, _)) if h.is_pondering() => h.ponderhit(),
+                _ => self.error("ponderhit without a pondering search"),
+            },
             "quit" => return false,
             "d" => {
                 self.out
@@ -144,6 +170,16 @@ impl Uci {
         self.out.line(&format!(
             "option name Hash type spin default {} min 1 max 65536",
             self.engine.hash_mb()
+        ));
+        self.out.line(&format!(
+            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+        ));
+        // Pondering needs no setting (any `go ponder` ponders); GUIs look for the option.
+        self.out.line("option name Ponder type check default false");
+        self.out
+            .line("option name UCI_LimitStrength type check default false");
+        self.out.line(&format!(
+            "option name UCI_Elo type spin default {DEFAULT_ELO} min {MIN_ELO} max {MAX_ELO}"
         ));
         self.out
             .line("option name VariantPath type string default <empty>");
@@ -195,7 +231,46 @@ impl Uci {
                 }
             }
             "clear hash" => self.engine.clear(),
+            "multipv" => match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_MULTIPV).contains(&n) => self.multipv = n,
+                _ => self.error(format!("MultiPV wants 1..={MAX_MULTIPV}, not \"{value}\"")),
+            },
+            "ponder" => {
+                if check_value(&value).is_none() {
+                    self.error(format!("Ponder wants true or false, not \"{value}\""));
+                }
+            }
+            "uci_limitstrength" => match check_value(&value) {
+                Some(b) => {
+                    self.stop();
+                    self.limit_strength = b;
+                    self.apply_strength();
+                }
+                None => self.error(format!(
+                    "UCI_LimitStrength wants true or false, not \"{value}\""
+                )),
+            },
+            "uci_elo" => match value.parse::<u32>() {
+                Ok(e) if (MIN_ELO..=MAX_ELO).contains(&e) => {
+                    self.stop();
+                    self.elo = e;
+                    self.apply_strength();
+                }
+                _ => self.error(format!(
+                    "UCI_Elo wants {MIN_ELO}..={MAX_ELO}, not \"{value}\""
+                )),
+            },
             _ => self.error(format!("unknown option \"{name}\"")),
+        }
+    }
+
+    /// Hands `UCI_LimitStrength` and `UCI_Elo` to the engine.
+    fn apply_strength(&mut self) {
+        self.engine
+            .set_strength(self.limit_strength.then_some(self.elo));
+        if self.limit_strength {
+            self.out
+                .line(&format!("info string playing at about Elo {}", self.elo));
         }
     }
 
@@ -267,6 +342,7 @@ impl Uci {
                     continue;
                 }
                 "ponder" => {
+                    l.ponder = true;
                     i += 1;
                     continue;
                 }
@@ -294,6 +370,7 @@ impl Uci {
                 i += 2;
             }
         }
+        l.multipv = self.multipv;
         let infinite = l.infinite;
         let out = self.out.clone();
         let root = self.pos.clone();
@@ -301,19 +378,8 @@ impl Uci {
         let serial = self.serial;
         let tx = self.tx.clone();
         let listener = Box::new(move |ev: Event| match ev {
-            Event::Info(info) => {
-                out.line(&format!(
-                    "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} hashfull {} time {} pv {}",
-                    info.depth,
-                    info.seldepth,
-                    info.uci_score(),
-                    info.nodes,
-                    info.nps,
-                    info.hashfull,
-                    info.ms,
-                    info.pv.join(" ")
-                ));
-            }
+            Event::Info(info) => out.line(&info_line(info)),
+            Event::Final(info) => out.line(&final_line(info)),
             Event::Done(r) => {
                 let best = r
                     .best
@@ -324,7 +390,11 @@ impl Uci {
                 if r.best.is_none() {
                     out.line(&format!("info depth 0 score {}", uci_score(r.score)));
                 }
-                out.line(&format!("bestmove {best}"));
+                // The reply the search expects is the move to ponder on.
+                match r.pv_text.get(1).filter(|_| r.best.is_some()) {
+                    Some(p) => out.line(&format!("bestmove {best} ponder {p}")),
+                    None => out.line(&format!("bestmove {best}")),
+                }
                 let _ = tx.send(Msg::Done(serial, r.clone()));
             }
         });

@@ -644,7 +644,7 @@ impl XBoard {
                     cecp_move::pv_to_cecp(ranks, &i.pv.join(" "))
                 ));
             }
-            Event::Info(_) => {}
+            Event::Info(_) | Event::Final(_) => {}
             Event::Done(r) => {
                 let _ = tx.send(Msg::Done(serial, r.clone()));
             }

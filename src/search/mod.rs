@@ -9,11 +9,12 @@
 pub mod history;
 pub mod ordering;
 pub mod report;
+pub mod skill;
 pub mod smp;
 pub mod time;
 
 pub use smp::{Engine, Event, SearchHandle};
-pub use time::{Limits, TimePlan};
+pub use time::{Limits, Stability, TimePlan};
 
 use crate::core::moves::{Move, MoveList, Piece, MAX_MOVES};
 use crate::eval::Eval;
@@ -25,8 +26,8 @@ use ordering::{
     TT_SCORE,
 };
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
-use std::time::Instant;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 /// Deepest ply the search reaches (extensions included).
 pub const MAX_PLY: usize = 128;
@@ -39,11 +40,13 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Larger than any score.
 pub const INF: i32 = 32_500;
 
-/// One completed iteration, as reported to a protocol.
+/// One completed iteration (one of its lines with MultiPV), as reported to a protocol.
 #[derive(Clone, Debug)]
 pub struct Info {
     /// Depth of the completed iteration.
     pub depth: u32,
+    /// Which of the best root lines this is (1 = the best).
+    pub multipv: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
     /// Score for the side to move, centipawns or mate score.
@@ -102,6 +105,39 @@ pub struct SearchResult {
 /// Depth, score and principal variation of a completed iteration.
 pub(crate) type Completed = (u32, i32, Vec<Move>);
 
+/// One root line of an iteration: its score and principal variation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// Score for the side to move.
+    pub score: i32,
+    /// The line's moves from the root.
+    pub pv: Vec<Move>,
+}
+
+/// How the protocol steers a running search from outside: `stop` from the user (as
+/// against a limit reached), and pondering with the ms at which the clock started.
+#[derive(Default)]
+pub struct Control {
+    /// The user asked the search to stop.
+    pub user_stop: AtomicBool,
+    /// Searching on the opponent's time: no clock until `ponderhit`.
+    pub pondering: AtomicBool,
+    /// Ms after the search's start at which the time plan begins (the `ponderhit`).
+    pub clock_from_ms: AtomicU64,
+}
+
+/// A completed depth as any thread found it, kept so the main thread can report every
+/// depth even when another thread completed it first.
+#[derive(Clone, Debug)]
+pub(crate) struct DepthResult {
+    /// Score of the depth's best line.
+    pub score: i32,
+    /// Its principal variation.
+    pub pv: Vec<Move>,
+    /// Deepest ply the thread reached in that iteration.
+    pub seldepth: u32,
+}
+
 /// A node counter on a cache line of its own, so that threads adding to their own
 /// counters do not invalidate each other's.
 #[repr(align(64))]
@@ -130,12 +166,52 @@ pub(crate) struct Shared {
     pub deepest: AtomicU32,
     /// Late-move reductions allowed by the table.
     pub lmr: bool,
+    /// User stop and pondering.
+    pub control: Arc<Control>,
+    /// Root lines the main thread searches each iteration (MultiPV, or more for a
+    /// weakened engine to choose from).
+    pub lines: usize,
+    /// Every completed depth's best line, by depth (written once per iteration).
+    pub by_depth: Mutex<Vec<Option<DepthResult>>>,
 }
 
 impl Shared {
     /// Nodes of all threads so far.
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Time on the clock of this move so far; None while pondering (no clock runs).
+    #[inline]
+    pub fn clock(&self) -> Option<Duration> {
+        if self.control.pondering.load(Ordering::Relaxed) {
+            return None;
+        }
+        let from = Duration::from_millis(self.control.clock_from_ms.load(Ordering::Relaxed));
+        Some(self.start.elapsed().saturating_sub(from))
+    }
+
+    /// Keeps a thread's completed depth for the main thread's report.
+    fn record(&self, depth: u32, score: i32, pv: &[Move], seldepth: u32) {
+        let mut t = self.by_depth.lock().unwrap_or_else(|e| e.into_inner());
+        let d = depth as usize;
+        if t.len() <= d {
+            t.resize(d + 1, None);
+        }
+        if t[d].is_none() {
+            t[d] = Some(DepthResult {
+                score,
+                pv: pv.to_vec(),
+                seldepth,
+            });
+        }
+    }
+
+    /// The result reported for `depth`: its own, else (when a thread skipped it and
+    /// completed a deeper one) the shallowest deeper result, which answers it too.
+    pub(crate) fn depth_result(&self, depth: u32) -> Option<DepthResult> {
+        let t = self.by_depth.lock().unwrap_or_else(|e| e.into_inner());
+        t.iter().skip(depth as usize).flatten().next().cloned()
     }
 }
 
@@ -240,6 +316,16 @@ pub(crate) struct Worker {
     /// The current iteration is being unwound because another thread completed its
     /// depth (`stopped` is set too, so the search unwinds the usual way).
     abandoned: bool,
+    /// Root moves left out of this search of the iteration (the earlier MultiPV lines).
+    excluded: Vec<Move>,
+    /// The iteration may be dropped when another thread completes its depth (not the
+    /// main thread's with several lines: it needs every depth's lines itself).
+    abandonable: bool,
+    /// Nodes spent below each root move in the current iteration's first line (for the
+    /// time manager's best-move share); allocated once per search.
+    root_nodes: Vec<(Move, u64)>,
+    /// The lines of the last completed iteration, best first.
+    pub lines: Vec<Line>,
 }
 
 impl Worker {
@@ -272,6 +358,10 @@ impl Worker {
             partial: None,
             stopped: false,
             abandoned: false,
+            excluded: Vec::with_capacity(MAX_MOVES),
+            abandonable: true,
+            root_nodes: Vec::with_capacity(MAX_MOVES),
+            lines: Vec::new(),
         }
     }
 
@@ -308,7 +398,8 @@ impl Worker {
             self.flush_nodes();
             // Lazy SMP: an iteration another thread has already completed is dropped
             // and this thread moves on to the next depth with that thread's TT entries.
-            if self.shared.nodes.len() > 1
+            if self.abandonable
+                && self.shared.nodes.len() > 1
                 && self.shared.deepest.load(Ordering::Relaxed) >= self.root_depth as u32
             {
                 self.stopped = true;
@@ -317,7 +408,7 @@ impl Worker {
             }
             if self.id == 0 {
                 if let Some(h) = self.shared.plan.hard {
-                    if self.shared.start.elapsed() >= h {
+                    if self.shared.clock().is_some_and(|e| e >= h) {
                         self.shared.stop.store(true, Ordering::Relaxed);
                         self.stopped = true;
                         return true;
@@ -337,8 +428,9 @@ impl Worker {
     }
 
     /// Iterative deepening on this thread; `skip` decides which depths a helper leaves
-    /// to the others. `report` is called after each completed iteration (main thread).
-    pub fn iterate(&mut self, report: &mut dyn FnMut(&Worker, u32, i32)) {
+    /// to the others. `report` is called after each completed iteration (main thread)
+    /// with the worker and the depth; the iteration's lines are in `lines`.
+    pub fn iterate(&mut self, report: &mut dyn FnMut(&Worker, u32)) {
         let max_depth = self
             .shared
             .limits
@@ -350,14 +442,28 @@ impl Worker {
             Some(n) => max_depth.min(2 * n.max(1) + 1),
             None => max_depth,
         };
+        // Only the main thread searches several lines; never more than there are moves.
+        let lines = if self.id == 0 {
+            self.shared.lines.clamp(1, self.root_moves().max(1))
+        } else {
+            1
+        };
+        self.abandonable = lines == 1;
         let mut score = 0;
         let mut last_best = Move::NULL;
-        let mut instability = 0i32;
+        let mut scale = 1.0;
+        let mut stability = time::Stability {
+            unchanged: 0,
+            score_drop: 0,
+            best_share: 0.5,
+        };
         let mut depth = 1u32;
         while depth <= max_depth {
-            // A depth another thread has completed is not worth finishing again.
+            // A depth another thread has completed is not worth finishing again (the
+            // main thread still reports it, from `Shared::by_depth`). With several lines
+            // the main thread needs every depth's lines itself.
             let done = self.shared.deepest.load(Ordering::Relaxed);
-            if depth <= done && done < max_depth {
+            if depth <= done && done < max_depth && lines == 1 {
                 depth = done + 1;
             }
             if self.id > 0
@@ -370,36 +476,64 @@ impl Worker {
             }
             self.root_depth = depth as i32;
             self.seldepth = 0;
-            let s = self.aspiration(depth as i32, score);
+            self.excluded.clear();
+            self.root_nodes.clear();
+            let mut found: Vec<Line> = Vec::with_capacity(lines);
+            for k in 0..lines {
+                let prev = self.lines.get(k).map_or(score, |l| l.score);
+                let s = self.aspiration(depth as i32, prev);
+                if self.stopped {
+                    break;
+                }
+                let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+                let Some(&first) = pv.first() else {
+                    break;
+                };
+                self.excluded.push(first);
+                found.push(Line { score: s, pv });
+            }
             if self.abandoned {
                 self.abandoned = false;
                 self.stopped = false;
                 if self.shared.stop.load(Ordering::Relaxed)
                     || self.shared.deepest.load(Ordering::Relaxed) >= max_depth
-                    || self.past_soft_limit(instability)
+                    || self.past_soft_limit(scale)
                 {
                     break;
                 }
                 continue;
             }
-            if self.stopped {
-                if self.completed.is_none() && self.pv_len[0] > 0 {
+            if self.stopped || found.is_empty() {
+                if self.completed.is_none() && self.pv_len[0] > 0 && self.excluded.is_empty() {
                     self.partial = Some(self.pv[0][0]);
                 }
                 break;
             }
-            score = s;
-            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
-            let best = pv.first().copied().unwrap_or(Move::NULL);
-            if best != last_best && last_best != Move::NULL {
-                instability += 2;
-            }
-            instability = (instability - 1).max(0);
+            // Later lines searched without the earlier ones can score higher than them
+            // when the search is unstable; the report is sorted (the sort is stable, so
+            // line one stays first among equals).
+            found.sort_by_key(|l| std::cmp::Reverse(l.score));
+            let best = found[0].pv[0];
+            let prev_score = score;
+            score = found[0].score;
+            stability.unchanged = if best == last_best {
+                stability.unchanged + 1
+            } else {
+                0
+            };
+            stability.score_drop = if depth > 1 { prev_score - score } else { 0 };
+            stability.best_share = self.best_share(best);
+            scale = time::time_scale(stability);
             last_best = best;
-            self.completed = Some((depth, score, pv));
+            self.completed = Some((depth, score, found[0].pv.clone()));
+            self.lines = found;
+            if self.shared.nodes.len() > 1 {
+                let pv = &self.lines[0].pv;
+                self.shared.record(depth, score, pv, self.seldepth as u32);
+            }
             self.shared.deepest.fetch_max(depth, Ordering::Relaxed);
             self.flush_nodes();
-            report(self, depth, score);
+            report(self, depth);
             if depth >= max_depth {
                 break;
             }
@@ -411,7 +545,7 @@ impl Worker {
                     break;
                 }
             }
-            if self.past_soft_limit(instability) {
+            if self.past_soft_limit(scale) {
                 break;
             }
             depth += 1;
@@ -419,17 +553,42 @@ impl Worker {
         self.flush_nodes();
     }
 
-    /// The main thread's decision not to start another iteration: an unstable best move
-    /// earns more time; past half the budget the next iteration would rarely finish.
-    fn past_soft_limit(&self, instability: i32) -> bool {
+    /// Legal root moves this search may play (`searchmoves` applied).
+    fn root_moves(&self) -> usize {
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        let wanted = &self.shared.limits.searchmoves;
+        let n = list.iter().filter(|m| wanted.contains(m)).count();
+        if wanted.is_empty() || n == 0 {
+            list.len()
+        } else {
+            n
+        }
+    }
+
+    /// The share of the iteration's root nodes spent below `best` (NaN with none).
+    fn best_share(&self, best: Move) -> f64 {
+        let total: u64 = self.root_nodes.iter().map(|r| r.1).sum();
+        let mine = self
+            .root_nodes
+            .iter()
+            .find(|r| r.0 == best)
+            .map_or(0, |r| r.1);
+        mine as f64 / total as f64
+    }
+
+    /// The main thread's decision not to start another iteration: the soft limit,
+    /// scaled by what the iterations say about the best move (`time::time_scale`); past
+    /// about half of it the next iteration would rarely finish. No clock runs while
+    /// pondering.
+    fn past_soft_limit(&self, scale: f64) -> bool {
         if self.id != 0 {
             return false;
         }
-        let Some(soft) = self.shared.plan.soft else {
+        let (Some(soft), Some(elapsed)) = (self.shared.plan.soft, self.shared.clock()) else {
             return false;
         };
-        let budget = soft.mul_f64(1.0 + 0.25 * instability as f64);
-        self.shared.start.elapsed() >= budget.mul_f64(0.55)
+        elapsed >= soft.mul_f64(scale * 0.55)
     }
 
     fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
@@ -668,6 +827,11 @@ impl Worker {
         let lmr = lmr_table();
         for i in 0..n {
             let (m, score) = self.frames[ply].pick(i);
+            // MultiPV: the root moves of the lines already found are not this line's.
+            if root && self.excluded.contains(&m) {
+                continue;
+            }
+            let nodes_before = self.nodes;
             let is_tactical = is_tactical(&self.eval, &self.pos, m);
             let quiet = !is_tactical;
             // Near the leaves, late quiet moves, quiet moves that cannot lift the score to
@@ -731,6 +895,9 @@ impl Worker {
                 }
             }
             self.pos.unmake_move();
+            if root && self.excluded.is_empty() {
+                self.count_root_nodes(m, self.nodes - nodes_before);
+            }
             if self.stopped {
                 return 0;
             }
@@ -770,10 +937,22 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        self.shared
-            .tt
-            .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
+        // A root searched without some of its moves (a later MultiPV line) has no score
+        // of its own to store.
+        if !root || self.excluded.is_empty() {
+            self.shared
+                .tt
+                .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
+        }
         best
+    }
+
+    /// Adds `nodes` to root move `m`'s count for this iteration.
+    fn count_root_nodes(&mut self, m: Move, nodes: u64) {
+        match self.root_nodes.iter_mut().find(|r| r.0 == m) {
+            Some(r) => r.1 += nodes,
+            None => self.root_nodes.push((m, nodes)),
+        }
     }
 
     /// Quiescence at `qply` plies below the main search.

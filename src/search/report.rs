@@ -1,6 +1,8 @@
 //! What `tenfold search` shows: an info line per completed iteration, then the move
 //! found with its score, as text or JSON.
 
+use super::skill::{MAX_ELO, MIN_ELO};
+use super::smp::MAX_MULTIPV;
 use super::{uci_score, Info, Limits, SearchResult, MATE_BOUND};
 use crate::position::Position;
 use crate::report::Report;
@@ -15,6 +17,12 @@ pub enum RequestError {
     /// No thread or no table.
     #[error("--threads and --hash must be at least 1")]
     NoResources,
+    /// A line count outside `1..=MAX_MULTIPV`.
+    #[error("--multipv wants 1..={MAX_MULTIPV}")]
+    MultiPv,
+    /// An Elo outside `MIN_ELO..=MAX_ELO`.
+    #[error("--elo wants {MIN_ELO}..={MAX_ELO}")]
+    Elo,
 }
 
 /// The limits of a search to `depth`, for `movetime` ms or of about `nodes` nodes, with
@@ -26,6 +34,26 @@ pub fn limits(
     threads: usize,
     hash: usize,
 ) -> Result<Limits, RequestError> {
+    limits_of(&SearchArgs {
+        depth,
+        movetime,
+        nodes,
+        threads,
+        hash,
+        multipv: 1,
+        elo: None,
+    })
+}
+
+/// The limits of a `tenfold search` request.
+pub fn limits_of(a: &SearchArgs) -> Result<Limits, RequestError> {
+    let (depth, movetime, nodes, threads, hash) = (a.depth, a.movetime, a.nodes, a.threads, a.hash);
+    if !(1..=MAX_MULTIPV).contains(&a.multipv) {
+        return Err(RequestError::MultiPv);
+    }
+    if a.elo.is_some_and(|e| !(MIN_ELO..=MAX_ELO).contains(&e)) {
+        return Err(RequestError::Elo);
+    }
     if depth.is_none() && movetime.is_none() && nodes.is_none() {
         return Err(RequestError::Unlimited);
     }
@@ -36,17 +64,19 @@ pub fn limits(
         depth,
         movetime,
         nodes,
+        multipv: a.multipv,
         ..Limits::default()
     })
 }
 
-/// `info depth … pv …`, as UCI writes it but without `multipv`, which a single search
-/// from the command line never varies.
+/// `info depth … multipv K score … pv …`, one line of a completed iteration as UCI
+/// writes it (`tenfold search` prints the same).
 pub fn info_line(i: &Info) -> String {
     format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
         i.depth,
         i.seldepth,
+        i.multipv,
         i.uci_score(),
         i.nodes,
         i.nps,
@@ -54,6 +84,19 @@ pub fn info_line(i: &Info) -> String {
         i.ms,
         i.pv.join(" ")
     )
+}
+
+/// The last info line of a search: the full line, or only the counts when not even
+/// depth 1 completed (there is no score to give).
+pub fn final_line(i: &Info) -> String {
+    if i.depth == 0 {
+        format!(
+            "info nodes {} nps {} hashfull {} time {}",
+            i.nodes, i.nps, i.hashfull, i.ms
+        )
+    } else {
+        info_line(i)
+    }
 }
 
 /// A finished search with its move in notation.
@@ -113,6 +156,12 @@ pub struct SearchArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Best root lines to show each iteration (the move played is line 1).
+    #[arg(long, default_value_t = 1)]
+    pub multipv: usize,
+    /// Play at about this Elo (UCI_LimitStrength with UCI_Elo).
+    #[arg(long)]
+    pub elo: Option<u32>,
 }
 
 #[cfg(test)]
@@ -141,8 +190,9 @@ mod tests {
 
     #[test]
     fn info_lines_read_like_uci() {
-        let i = Info {
+        let mut i = Info {
             depth: 3,
+            multipv: 2,
             seldepth: 5,
             score: -12,
             nodes: 900,
@@ -153,7 +203,13 @@ mod tests {
         };
         assert_eq!(
             info_line(&i),
-            "info depth 3 seldepth 5 score cp -12 nodes 900 nps 225000 hashfull 1 time 4 pv e2e4 e7e5"
+            "info depth 3 seldepth 5 multipv 2 score cp -12 nodes 900 nps 225000 hashfull 1 time 4 pv e2e4 e7e5"
+        );
+        assert_eq!(final_line(&i), info_line(&i));
+        i.depth = 0;
+        assert_eq!(
+            final_line(&i),
+            "info nodes 900 nps 225000 hashfull 1 time 4"
         );
     }
 

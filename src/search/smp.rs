@@ -1,7 +1,8 @@
 //! Lazy SMP: N threads search the same root with a shared table, each with its own
 //! history and killers; helpers skew their depths. The engine facade the protocols use.
 
-use super::{Completed, Counter, Info, Limits, SearchResult, Shared, Worker, MAX_PLY};
+use super::skill::{Skill, SKILL_LINES};
+use super::{Completed, Control, Counter, Info, Limits, SearchResult, Shared, Worker, MAX_PLY};
 use crate::core::moves::Move;
 use crate::eval::Eval;
 use crate::position::Position;
@@ -18,6 +19,9 @@ const STACK_BYTES: usize = 32 << 20;
 
 /// Most search threads an engine runs on any machine.
 pub const MAX_THREADS: usize = 256;
+
+/// Most root lines a search reports (`MultiPV`).
+pub const MAX_MULTIPV: usize = 256;
 
 /// Most search threads this machine is trusted to start: four per hardware thread (lazy
 /// SMP gains nothing beyond), at most [`MAX_THREADS`]. Every thread reserves a
@@ -67,8 +71,12 @@ fn any_legal_move(pos: &Position) -> Option<Move> {
 
 /// What a running search tells its listener.
 pub enum Event<'a> {
-    /// An iteration completed.
+    /// An iteration completed (one event per line with MultiPV).
     Info(&'a Info),
+    /// The search is over: its final line, with the nodes and time of the whole search
+    /// (sent just before `Done`, also when it stopped inside an iteration; depth 0 when
+    /// not even depth 1 completed).
+    Final(&'a Info),
     /// The search ended; this is the move to play.
     Done(&'a SearchResult),
 }
@@ -79,13 +87,29 @@ pub type Listener = Box<dyn FnMut(Event) + Send>;
 /// A search running in the background.
 pub struct SearchHandle {
     stop: Arc<AtomicBool>,
+    control: Arc<Control>,
+    start: Instant,
     thread: Option<JoinHandle<SearchResult>>,
 }
 
 impl SearchHandle {
     /// Asks the search to stop as soon as possible (it still reports `Done`).
     pub fn stop(&self) {
+        self.control.user_stop.store(true, Ordering::Relaxed);
         self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The opponent played the move pondered on: the clock starts now, and the time
+    /// plan of the search's limits applies from this moment.
+    pub fn ponderhit(&self) {
+        let ms = self.start.elapsed().as_millis() as u64;
+        self.control.clock_from_ms.store(ms, Ordering::Relaxed);
+        self.control.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// True while the search ponders (no clock runs).
+    pub fn is_pondering(&self) -> bool {
+        self.control.pondering.load(Ordering::Relaxed)
     }
 
     /// True when the search has ended.
@@ -123,6 +147,7 @@ pub struct Engine {
     threads: usize,
     hash_mb: usize,
     eval: Mutex<Option<(Arc<Variant>, Arc<Eval>)>>,
+    strength: Option<u32>,
 }
 
 impl Engine {
@@ -142,7 +167,19 @@ impl Engine {
             threads: threads.clamp(1, max_threads()),
             hash_mb: hash_mb.max(1),
             eval: Mutex::new(None),
+            strength: None,
         })
+    }
+
+    /// Plays at about this Elo (`UCI_LimitStrength`, see `skill`), or at full
+    /// strength with None.
+    pub fn set_strength(&mut self, elo: Option<u32>) {
+        self.strength = elo;
+    }
+
+    /// The Elo the engine is limited to, if any.
+    pub fn strength(&self) -> Option<u32> {
+        self.strength
     }
 
     /// Number of search threads.
@@ -203,12 +240,27 @@ impl Engine {
     }
 
     /// Starts a search in the background; the listener hears each iteration and the end.
-    pub fn start(&self, pos: &Position, limits: Limits, mut listener: Listener) -> SearchHandle {
+    pub fn start(
+        &self,
+        pos: &Position,
+        mut limits: Limits,
+        mut listener: Listener,
+    ) -> SearchHandle {
         let stop = Arc::new(AtomicBool::new(false));
         let start = Instant::now();
         let v = pos.variant();
         let search = &v.search;
         let plan = limits.plan(pos.side_to_move());
+        let skill = self.strength.map(Skill::from_elo).filter(|s| !s.is_full());
+        let mut lines = limits.multipv.clamp(1, MAX_MULTIPV);
+        if let Some(s) = skill {
+            if let Some(cap) = s.node_cap() {
+                limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+            }
+            lines = lines.max(SKILL_LINES);
+        }
+        let control = Arc::new(Control::default());
+        control.pondering.store(limits.ponder, Ordering::Relaxed);
         let shared = Arc::new(Shared {
             tt: Arc::clone(&self.tt),
             eval: self.eval_for(v),
@@ -220,6 +272,9 @@ impl Engine {
             null_move: search.null_move,
             deepest: AtomicU32::new(0),
             lmr: search.lmr,
+            control: Arc::clone(&control),
+            lines,
+            by_depth: Mutex::new(Vec::new()),
         });
         self.tt.new_search();
         let root = pos.clone();
@@ -231,7 +286,7 @@ impl Engine {
                 // A panic anywhere in the search still ends in `Done` with a legal move
                 // and the reason, so that a GUI waiting for `bestmove` is answered.
                 match catch_unwind(AssertUnwindSafe(|| {
-                    run(root.clone(), shared, threads, &mut *listener)
+                    run(root.clone(), shared, threads, skill, &mut *listener)
                 })) {
                     Ok(r) => r,
                     Err(p) => {
@@ -248,6 +303,8 @@ impl Engine {
             .expect("cannot start a search thread");
         SearchHandle {
             stop,
+            control,
+            start,
             thread: Some(thread),
         }
     }
@@ -259,11 +316,13 @@ impl Engine {
 }
 
 /// The main search thread: starts the helpers, iterates, waits for `stop` in infinite
-/// mode, and picks the move of the deepest completed iteration.
+/// mode (and for `ponderhit` or `stop` when pondering), and picks the move of the
+/// deepest completed iteration (or, weakened, one of its lines).
 fn run(
     root: Position,
     shared: Arc<Shared>,
     threads: usize,
+    skill: Option<Skill>,
     listener: &mut (dyn FnMut(Event) + Send),
 ) -> SearchResult {
     let mut legal = crate::core::moves::MoveList::new();
@@ -278,8 +337,11 @@ fn run(
         listener(Event::Done(&res));
         return res;
     }
+    let report_lines = shared.limits.multipv.clamp(1, MAX_MULTIPV);
     let mut error = None;
     let mut partial = None;
+    let mut main_lines = Vec::new();
+    let mut reported = 0u32;
     let results: Vec<(Option<Completed>, usize)> = std::thread::scope(|scope| {
         // Should the main thread panic, the helpers must stop too, or the scope would
         // wait for them forever in an infinite search.
@@ -294,11 +356,13 @@ fn run(
                 .spawn_scoped(scope, move || {
                     let r = catch_unwind(AssertUnwindSafe(|| {
                         let mut w = Worker::new(id, p, Arc::clone(&sh));
-                        w.iterate(&mut |_, _, _| {});
+                        w.iterate(&mut |_, _| {});
                         (w.completed.take(), w.seldepth())
                     }));
                     // A helper that panicked ends the whole search: its error is reported.
-                    if !sh.limits.infinite || r.is_err() {
+                    // One that reached the depth limit ends it too, unless the main
+                    // thread still owes several lines for the depths it has not done.
+                    if (!sh.limits.infinite && sh.lines == 1) || r.is_err() {
                         sh.stop.store(true, Ordering::Relaxed);
                     }
                     r.map_err(|p| panic_text(&*p))
@@ -309,18 +373,26 @@ fn run(
             }
         }
         let mut main = Worker::new(0, root.clone(), Arc::clone(&shared));
-        main.iterate(&mut |w, depth, score| {
-            let pv = w
-                .completed
-                .as_ref()
-                .map(|c| c.2.clone())
-                .unwrap_or_default();
-            let info = make_info(&shared, &root, depth, w.seldepth() as u32, score, &pv);
-            listener(Event::Info(&info));
+        main.iterate(&mut |w, depth| {
+            // Depths a helper completed while the main thread skipped them still get
+            // their line, so a GUI sees every depth.
+            report_gaps(&shared, &root, reported, depth, listener);
+            for (k, line) in w.lines.iter().take(report_lines).enumerate() {
+                let info = make_info(
+                    &shared,
+                    &root,
+                    (depth, w.seldepth() as u32, k as u32 + 1),
+                    line.score,
+                    &line.pv,
+                );
+                listener(Event::Info(&info));
+            }
+            reported = depth;
         });
         wait_if_infinite(&shared);
         shared.stop.store(true, Ordering::Relaxed);
         partial = main.partial;
+        main_lines = std::mem::take(&mut main.lines);
         let mut out = vec![(main.completed.take(), main.seldepth())];
         for h in helpers {
             match h.join() {
@@ -347,13 +419,31 @@ fn run(
             }
         }
     }
-    let ms = shared.start.elapsed().as_millis() as u64;
-    let nodes = shared.total_nodes();
-    let (depth, score, pv) = match best {
+    let seldepth = results.iter().map(|r| r.1 as u32).max().unwrap_or(0);
+    let (mut depth, mut score, mut pv) = match best {
         Some((d, s, pv)) => (*d, *s, pv.clone()),
         // Stopped inside depth 1: its best root move so far, else any legal move.
         None => (0, 0, vec![partial.unwrap_or(legal.as_slice()[0])]),
     };
+    // A helper got further than the main thread: its depths are reported before the move.
+    report_gaps(&shared, &root, reported, depth + 1, listener);
+    if let Some(s) = skill {
+        // A weakened engine plays one of the main thread's lines at random, as the
+        // skill level allows (see `skill`).
+        let seed = root.key()
+            ^ std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+        if let Some(line) = main_lines.get(s.pick(&main_lines, seed)) {
+            if let Some((d, ..)) = &results[0].0 {
+                depth = *d;
+            }
+            score = line.score;
+            pv = line.pv.clone();
+        }
+    }
+    let ms = shared.start.elapsed().as_millis() as u64;
+    let nodes = shared.total_nodes();
     let mut text = Vec::new();
     let mut p = root.clone();
     for &m in &pv {
@@ -370,20 +460,26 @@ fn run(
         pv_text: text,
         error,
     };
-    if threads > 1 && results[0].0.as_ref().is_none_or(|c| c.0 < depth) {
-        // A helper got further than the main thread: report its line before the move.
-        let info = make_info(
-            &shared,
-            &root,
-            depth,
-            results.iter().map(|r| r.1 as u32).max().unwrap_or(0),
-            score,
-            &res.pv,
-        );
-        listener(Event::Info(&info));
-    }
+    let last = make_info(&shared, &root, (depth, seldepth, 1), score, &res.pv);
+    listener(Event::Final(&last));
     listener(Event::Done(&res));
     res
+}
+
+/// Reports depths `after + 1 .. upto` from what the threads recorded.
+fn report_gaps(
+    shared: &Shared,
+    root: &Position,
+    after: u32,
+    upto: u32,
+    listener: &mut (dyn FnMut(Event) + Send),
+) {
+    for d in after + 1..upto {
+        if let Some(r) = shared.depth_result(d) {
+            let info = make_info(shared, root, (d, r.seldepth, 1), r.score, &r.pv);
+            listener(Event::Info(&info));
+        }
+    }
 }
 
 /// Sets the stop flag when dropped, unwinding included.
@@ -395,17 +491,22 @@ impl Drop for StopOnDrop<'_> {
     }
 }
 
+/// Waits for `stop` in infinite mode, and for `ponderhit` or `stop` while pondering
+/// (a search that ends on its own then must not answer before the GUI asks).
 fn wait_if_infinite(shared: &Shared) {
-    while shared.limits.infinite && !shared.stop.load(Ordering::Relaxed) {
+    let c = &shared.control;
+    while (shared.limits.infinite && !shared.stop.load(Ordering::Relaxed))
+        || (c.pondering.load(Ordering::Relaxed) && !c.user_stop.load(Ordering::Relaxed))
+    {
         std::thread::sleep(Duration::from_millis(1));
     }
 }
 
+/// The info line of `(depth, seldepth, multipv)` with the search's counts so far.
 fn make_info(
     shared: &Shared,
     root: &Position,
-    depth: u32,
-    seldepth: u32,
+    (depth, seldepth, multipv): (u32, u32, u32),
     score: i32,
     pv: &[Move],
 ) -> Info {
@@ -419,6 +520,7 @@ fn make_info(
     }
     Info {
         depth,
+        multipv,
         seldepth,
         score,
         nodes,
