@@ -624,7 +624,9 @@ fn rides_files(v: &Variant, t: usize) -> bool {
     let Some(from) = bd.square(f, 0) else {
         return false;
     };
-    let reach = v.attacks[0][t].targets(&v.rays, from, Bitboard::EMPTY).quiet;
+    let reach = v.attacks[0][t]
+        .targets(&v.rays, from, Bitboard::EMPTY)
+        .quiet;
     (bd.file_mask(f) & !from.bb()).iter().all(|s| reach.has(s))
 }
 
