@@ -162,10 +162,14 @@ impl GameRecord {
         // notation always names the start position (XBoard has none for games it does
         // not know).
         let fen = match (notation, registry::get(&self.variant)) {
-            (Notation::Xboard, Ok(v)) => Some(crate::protocol::cecp_move::fen_to_cecp(
-                v.board.ranks as u32,
-                self.start_fen.as_deref().unwrap_or(&v.start_fen),
-            )),
+            (Notation::Xboard, Ok(v))
+                if self.start_fen.is_some() || !crate::protocol::xboard::xboard_knows(&v.name) =>
+            {
+                Some(crate::protocol::cecp_move::fen_to_cecp(
+                    v.board.ranks as u32,
+                    self.start_fen.as_deref().unwrap_or(&v.start_fen),
+                ))
+            }
             _ => self.start_fen.clone(),
         };
         if let Some(f) = fen {

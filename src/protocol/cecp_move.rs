@@ -236,9 +236,18 @@ pub fn pv_to_cecp(ranks: u32, pv: &str) -> String {
 }
 
 /// A FEN as XBoard writes it, turned into Tenfold's: only the en passant field names a
-/// square, so only it is renumbered.
+/// square, so only it is renumbered. XBoard writes empty holdings as `[-]` and, in
+/// games it knows without en passant squares it tracks (Grand), may leave the field
+/// out (`w - 0 1`); both are read as Tenfold writes them.
 pub fn fen_from_cecp(pos_ranks: u32, fen: &str) -> String {
-    renumber_ep(fen, -rank_shift(pos_ranks))
+    let mut f: Vec<String> = fen
+        .split_whitespace()
+        .map(|x| x.replace("[-]", "[]"))
+        .collect();
+    if f.len() == 5 && f[3].parse::<u32>().is_ok() && f[4].parse::<u32>().is_ok() {
+        f.insert(3, "-".to_string());
+    }
+    renumber_ep(&f.join(" "), -rank_shift(pos_ranks))
 }
 
 /// A FEN of Tenfold's written for XBoard.

@@ -80,6 +80,12 @@ pub fn xboard_name(ours: &str) -> &str {
         .map_or(ours, |(_, x)| x)
 }
 
+/// Whether XBoard knows a game of ours itself (board, pieces and start position), so
+/// it needs no `setup`.
+pub fn xboard_knows(ours: &str) -> bool {
+    XBOARD_KNOWN.contains(&xboard_name(ours))
+}
+
 /// Our name for a game XBoard names.
 fn our_name(x: &str) -> &str {
     XBOARD_NAMES
@@ -434,7 +440,7 @@ impl XBoard {
                 match registry::get(our_name(arg)) {
                     Ok(v) => {
                         self.pos = Position::startpos(&v);
-                        if !XBOARD_KNOWN.contains(&xboard_name(&v.name)) {
+                        if !xboard_knows(&v.name) {
                             for l in setup_lines(&v) {
                                 self.out.line(&l);
                             }
