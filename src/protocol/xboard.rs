@@ -177,10 +177,7 @@ pub fn setup_lines(v: &Variant) -> Vec<String> {
     let unchecked = unchecked_mechanisms(v);
     if !unchecked.is_empty() {
         // XBoard ignores `#` lines; scripts read this one to turn its check off.
-        out.push(format!(
-            "{UNCHECKED_PREFIX} {}",
-            unchecked.join("; ")
-        ));
+        out.push(format!("{UNCHECKED_PREFIX} {}", unchecked.join("; ")));
     }
     out
 }
@@ -214,6 +211,24 @@ pub fn unchecked_mechanisms(v: &Variant) -> Vec<&'static str> {
         }
     }
     why
+}
+
+/// Why XBoard (4.9) cannot apply a move to its own board, if it cannot: it moves one
+/// piece from `from` to `to`, so a move that leaves a piece on `from` (a split's
+/// remainder, a switch's partner) leaves XBoard's board one piece short. (XBoard swaps
+/// on a capture of a friend only in games it gives no castling rights, and it gives
+/// them to every game it does not know.)
+pub fn unshown(m: crate::core::moves::Move) -> Option<&'static str> {
+    use crate::core::moves::MoveKind;
+    match m.kind() {
+        MoveKind::Split => {
+            Some("a split leaves part of the stack on the start square, which XBoard empties")
+        }
+        MoveKind::Switch => {
+            Some("a switch puts the partner on the start square, which XBoard empties")
+        }
+        _ => None,
+    }
 }
 
 /// The Betza letter of XBoard's leaper with this offset (any sign or order), if any.
@@ -781,8 +796,13 @@ impl XBoard {
     fn play_result(&mut self, r: crate::search::SearchResult) {
         match r.best {
             Some(m) => {
-                self.out
-                    .line(&format!("move {}", cecp_move::to_cecp(&self.pos, m)));
+                let text = cecp_move::to_cecp(&self.pos, m);
+                self.out.line(&format!("move {text}"));
+                if let Some(why) = unshown(m) {
+                    // For the GUI's log: why its board may differ from here on.
+                    self.out
+                        .line(&format!("# XBoard cannot show {text}: {why}"));
+                }
                 self.pos.make_move(m);
                 self.log_position();
                 self.announce_end();
