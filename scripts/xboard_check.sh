@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # XBoard plays every built-in game, Tenfold against Tenfold, in two-machine mode under
 # Xvfb. Fails on any forfeit, illegal move or `Error` in XBoard's debug log, on a game
-# shorter than MIN_PLIES, or when the two engines end on different positions (each
-# prints `# final FEN` on `result`). Keeps the debug log, the PGN and a screenshot per
+# shorter than MIN_PLIES that no engine ended by the rules, or when the two engines end
+# on different positions (each prints `# FEN` after every move). A game XBoard forfeits
+# for a move from a square its board emptied after a move Tenfold named as one it
+# cannot show (`# XBoard cannot show`: a switch, a split) is reported as LIMIT. Keeps the debug log, the PGN and a screenshot per
 # game under target/xboard/.
 # Needs: xboard, xvfb; screenshots also x11-apps (xwd) and imagemagick (convert).
 # Usage: scripts/xboard_check.sh [GAME…]     (default: every built-in)
@@ -73,7 +75,12 @@ for g in "${games[@]}"; do
         why="$why engines end on different positions ($n1 and $n2 positions logged:"
         why="$why $(tail -n1 "$OUT/$g.fens1") / $(tail -n1 "$OUT/$g.fens2"))"
     fi
-    [ "$plies" -lt "$MIN_PLIES" ] && why="$why only $plies plies"
+    # A short game is a failure (something stopped it early) unless an engine ended it
+    # by the rules (`1-0 {White mates}` and the like), which both engines' positions
+    # then agree on.
+    if [ "$plies" -lt "$MIN_PLIES" ] && ! grep -qE "<(first|second) *: (1-0|0-1|1/2-1/2) \{" "$log"; then
+        why="$why only $plies plies"
+    fi
     result=$(grep -E '^\[Result' "$pgn" 2>/dev/null | head -1)
     [ -n "$unchecked" ] && result="$result (legality testing off:${unchecked#\# XBoard cannot check:})"
     # A move XBoard cannot apply (Tenfold names it: `# XBoard cannot show MOVE: why`)

@@ -682,6 +682,24 @@ mod tests {
         assert_eq!(check_game(lan).unwrap(), 4);
     }
 
+    /// XBoard's notation is CECP move text: on a 10-rank board the ranks count from 0
+    /// (Grand's `c3c5` is `c2c4`), and a game XBoard does not know names its start
+    /// (ArchMage, with holdings) while one it knows (Grand) does not.
+    #[test]
+    fn xboard_notation_is_cecp_move_text_with_the_start_named_when_xboard_needs_it() {
+        let mut r = record(&["c3c5", "c8c6"], None);
+        r.variant = "grand".into();
+        let text = r.to_pgn_in("t", Notation::Xboard);
+        let g = &parse_pgn(&text).unwrap()[0];
+        assert_eq!(g.moves, vec!["c2c4", "c7c5"]);
+        assert_eq!(g.tag("FEN"), None);
+        r.variant = "archmage".into();
+        let text = r.to_pgn_in("t", Notation::Xboard);
+        let g = &parse_pgn(&text).unwrap()[0];
+        assert_eq!(g.moves, vec!["c2c4", "c7c5"]);
+        assert!(g.tag("FEN").is_some_and(|f| f.contains("[DHdh]")), "{text}");
+    }
+
     #[test]
     fn games_that_cannot_be_read_whole_fail_and_later_games_survive() {
         let good = record(

@@ -2,8 +2,11 @@
 //!
 //! Games XBoard does not know are announced after `variant` with `setup` (board size,
 //! piece letters, start position) and one `piece <letter>& <Betza>` line per piece, so
-//! the GUI can show and check their moves. Bad input never ends the loop: an illegal or
-//! unparsable move gets `Illegal move: …`, anything else `Error (…): …`.
+//! the GUI can show and check their moves; a `#` line after them names the mechanisms
+//! XBoard's own check has no form for (a script then turns that check off), and a `#`
+//! line after a move names a move XBoard's board cannot follow (a switch, a split).
+//! Bad input never ends the loop: an illegal or unparsable move gets `Illegal move: …`,
+//! anything else `Error (…): …`.
 
 use crate::core::moves::Color;
 use crate::describe;
