@@ -591,9 +591,9 @@ fn xboard_multi_leg_moves_are_read_and_written() {
     s.send("ping 2");
     s.expect("pong 2");
     assert!(
-        s.unseen().iter().all(|l| !l.starts_with("Illegal")),
+        s.lines().iter().all(|l| !l.starts_with("Illegal")),
         "{legs}: {:?}",
-        s.unseen()
+        s.lines()
     );
     s.quit("quit");
 }
@@ -864,5 +864,145 @@ fn uci_limit_strength_options_round_trip_and_refuse_bad_values() {
     s.send("go depth 6");
     s.expect("info depth 6 ");
     s.expect("bestmove ");
+    s.quit("quit");
+}
+
+/// Combined Arms R-rules: the armor (N) moves by a three-step path, the queen by flight,
+/// B and R shoot. Every `piece` line carries moves in XBoard's Betza dialect (none is
+/// empty, B and R include their shots as a capture leg and the leg back), and the
+/// setup ends with the line naming what XBoard's own check cannot follow.
+#[test]
+fn xboard_piece_lines_describe_paths_shots_and_flights() {
+    let ca = registry::get("combined-arms").unwrap();
+    let lines = tenfold::protocol::xboard::setup_lines(&ca);
+    let desc = |letter: &str| {
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix(&format!("piece {letter}& ")))
+            .unwrap_or_else(|| panic!("no piece line for {letter}: {lines:?}"))
+            .to_string()
+    };
+    assert_eq!(
+        desc("N"),
+        "mcaffbbssmcaffbbssW",
+        "three W steps, killing on the way"
+    );
+    assert!(!desc("Q").is_empty(), "{lines:?}");
+    assert!(
+        desc("B").starts_with("mB") && desc("B").contains("cFabbF"),
+        "{}",
+        desc("B")
+    );
+    assert!(
+        desc("R").starts_with("mR") && desc("R").contains("cHabbH"),
+        "{}",
+        desc("R")
+    );
+    let unchecked = lines.last().unwrap();
+    assert!(
+        unchecked.starts_with(tenfold::protocol::xboard::UNCHECKED_PREFIX)
+            && unchecked.contains("flight"),
+        "{unchecked}"
+    );
+    // Games whose every mechanism XBoard's generator has: no such line.
+    let shako = registry::get("shako").unwrap();
+    assert!(tenfold::protocol::xboard::unchecked_mechanisms(&shako).is_empty());
+}
+
+/// Combined Arms: the armor on b1 walks b2, b3 (killing the pawns there) and takes on
+/// b4 — Tenfold's `b1b4xb2xb3`. XBoard reads three legs only in its long form
+/// (`b1b2xb3xb4`; its comma reader takes a three-leg move to end on the first leg's
+/// square), so the engine writes that; XBoard relays it with commas, which are read.
+#[test]
+fn xboard_three_leg_kill_is_written_long_and_read_with_commas() {
+    let fen = "4k3/8/8/8/1p6/1p6/1p6/1N2K3 w - - 0 1";
+    let ca = registry::get("combined-arms").unwrap();
+    let p = Position::from_fen(&ca, fen).unwrap();
+    let m = p.parse_move("b1b4xb2xb3").unwrap();
+    assert_eq!(tenfold::protocol::cecp_move::to_cecp(&p, m), "b1b2xb3xb4");
+    let back = |t: &str| tenfold::protocol::cecp_move::from_cecp(&p, t).unwrap();
+    assert_eq!(back("b1b2xb3xb4"), m);
+    assert_eq!(back("b1b2,b2b3,b3b4"), m);
+    let mut s = Session::xboard();
+    for l in [
+        "xboard",
+        "protover 2",
+        "new",
+        "variant combined-arms",
+        "force",
+    ] {
+        s.send(l);
+    }
+    s.send(&format!("setboard {fen}"));
+    s.send("usermove b1b2,b2b3,b3b4");
+    s.send("ping 3");
+    s.expect("pong 3");
+    let seen = s.lines();
+    assert!(
+        seen.iter()
+            .any(|l| l == "# FEN 4k3/8/8/8/1N6/8/8/4K3 b - - 0 1"),
+        "{seen:?}"
+    );
+    s.quit("quit");
+}
+
+/// Wildeurasian W2: a pawn whose move ends beyond the River becomes a Wazir, with no
+/// suffix in Tenfold's notation. XBoard changes a type only when the move names it, so
+/// the engine writes `e4e5w` (0-based ranks) and reads it back, with or without it.
+#[test]
+fn xboard_names_an_automatic_type_change_like_a_promotion() {
+    let fen = "rnbmgtmbnr/1c1aqka1c1/p1pppppp1p/10/10/4P5/10/P1PP1PPP1P/1C1AQKA1C1/RNBMGTMBNR w A1J1a10j10 - 0 1";
+    let we = registry::get("wildeurasian").unwrap();
+    let p = Position::from_fen(&we, fen).unwrap();
+    let m = p.parse_move("e5e6").unwrap();
+    assert_eq!(tenfold::protocol::cecp_move::to_cecp(&p, m), "e4e5w");
+    for t in ["e4e5w", "e4e5"] {
+        assert_eq!(
+            tenfold::protocol::cecp_move::from_cecp(&p, t).unwrap(),
+            m,
+            "{t}"
+        );
+    }
+    // A suffix naming any other type is no move.
+    assert!(tenfold::protocol::cecp_move::from_cecp(&p, "e4e5q").is_err());
+}
+
+/// ArchMage M4 and Augsburg A3: a switch puts its partner, a split its remainder, on
+/// the start square, which XBoard's board empties (it moves one piece per move). The
+/// engine names such moves in a `#` line so a GUI log says why the boards part.
+#[test]
+fn xboard_names_the_moves_its_board_cannot_follow() {
+    let am = registry::get("archmage").unwrap();
+    let p = Position::startpos(&am);
+    let mut list = tenfold::core::moves::MoveList::new();
+    p.legal_moves(&mut list);
+    let switch = list
+        .iter()
+        .copied()
+        .find(|m| m.kind() == tenfold::core::moves::MoveKind::Switch)
+        .expect("the start has switches");
+    assert!(tenfold::protocol::xboard::unshown(switch).is_some());
+    let plain = p.parse_move("c3c4").unwrap();
+    assert!(tenfold::protocol::xboard::unshown(plain).is_none());
+}
+
+/// XBoard writes a Grand FEN with `[-]` for empty holdings and no en passant field
+/// (`w - 0 1`); `setboard` reads it as the position it is.
+#[test]
+fn xboard_setboard_reads_xboards_own_fen_dialect() {
+    let mut s = Session::xboard();
+    for l in ["xboard", "protover 2", "new", "variant grand", "force"] {
+        s.send(l);
+    }
+    s.send("setboard r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R[-] w - 0 1");
+    s.send("usermove c2c4");
+    s.send("ping 5");
+    s.expect("pong 5");
+    let seen = s.lines();
+    assert!(
+        seen.iter()
+            .all(|l| !l.starts_with("Error") && !l.starts_with("Illegal")),
+        "{seen:?}"
+    );
     s.quit("quit");
 }

@@ -287,7 +287,7 @@ pub struct MatchArgs {
     /// PGN Event tag.
     #[arg(long, default_value = "tenfold match")]
     pub event: String,
-    /// PGN movetext: san (with Tenfold's extensions, see README) or lan (coordinates).
+    /// PGN movetext: san (with Tenfold's extensions, see README), lan (coordinates) or xboard (CECP move text, as XBoard loads it).
     #[arg(long, default_value = "san")]
     pub pgn_notation: String,
     /// Play slice I of N of the schedule's game pairs (0 <= I < N); `tenfold merge` adds the slices up.

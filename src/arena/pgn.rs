@@ -72,11 +72,15 @@ pub enum Notation {
     San,
     /// Tenfold's coordinate notation (`e2e4`, `c1c1xe3`).
     Lan,
+    /// Moves as XBoard reads and writes them (CECP move text: ranks from 0 on 10-rank
+    /// boards, kills as legs, implied type changes named), and the FEN tag likewise, so
+    /// XBoard can load the file (`xboard -lgf`).
+    Xboard,
 }
 
-/// A `--pgn-notation` other than san and lan.
+/// A `--pgn-notation` other than san, lan and xboard.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("--pgn-notation: \"{0}\" is not san or lan")]
+#[error("--pgn-notation: \"{0}\" is not san, lan or xboard")]
 pub struct NotationError(pub String);
 
 impl std::str::FromStr for Notation {
@@ -85,6 +89,7 @@ impl std::str::FromStr for Notation {
         match s {
             "san" => Ok(Notation::San),
             "lan" => Ok(Notation::Lan),
+            "xboard" => Ok(Notation::Xboard),
             _ => Err(NotationError(s.to_string())),
         }
     }
@@ -111,7 +116,11 @@ impl GameRecord {
         for (i, m) in self.moves.iter().enumerate() {
             match pos.parse_move(m) {
                 Ok(mv) => {
-                    out.push(pos.move_to_san(mv));
+                    out.push(if notation == Notation::Xboard {
+                        crate::protocol::cecp_move::to_cecp(&pos, mv)
+                    } else {
+                        pos.move_to_san(mv)
+                    });
                     pos.make_move(mv);
                 }
                 Err(_) => {
@@ -149,9 +158,23 @@ impl GameRecord {
             let _ = writeln!(s, "[{k} \"{}\"]", escape(&v));
         }
         let _ = writeln!(s, "[Variant \"{}\"]", escape(&self.variant));
-        if let Some(f) = &self.start_fen {
+        // XBoard loads a game before an engine could describe the game to it, so its
+        // notation always names the start position (XBoard has none for games it does
+        // not know).
+        let fen = match (notation, registry::get(&self.variant)) {
+            (Notation::Xboard, Ok(v))
+                if self.start_fen.is_some() || !crate::protocol::xboard::xboard_knows(&v.name) =>
+            {
+                Some(crate::protocol::cecp_move::fen_to_cecp(
+                    v.board.ranks as u32,
+                    self.start_fen.as_deref().unwrap_or(&v.start_fen),
+                ))
+            }
+            _ => self.start_fen.clone(),
+        };
+        if let Some(f) = fen {
             let _ = writeln!(s, "[SetUp \"1\"]");
-            let _ = writeln!(s, "[FEN \"{}\"]", escape(f));
+            let _ = writeln!(s, "[FEN \"{}\"]", escape(&f));
         }
         if !self.time_control.is_empty() {
             let _ = writeln!(s, "[TimeControl \"{}\"]", escape(&self.time_control));
@@ -657,6 +680,24 @@ mod tests {
         let lan = &parse_pgn(&r.to_pgn_in("test", Notation::Lan)).unwrap()[0];
         assert_eq!(lan.moves, vec!["f2f3", "e7e5", "g2g4", "d8h4"]);
         assert_eq!(check_game(lan).unwrap(), 4);
+    }
+
+    /// XBoard's notation is CECP move text: on a 10-rank board the ranks count from 0
+    /// (Grand's `c3c5` is `c2c4`), and a game XBoard does not know names its start
+    /// (ArchMage, with holdings) while one it knows (Grand) does not.
+    #[test]
+    fn xboard_notation_is_cecp_move_text_with_the_start_named_when_xboard_needs_it() {
+        let mut r = record(&["c3c5", "c8c6"], None);
+        r.variant = "grand".into();
+        let text = r.to_pgn_in("t", Notation::Xboard);
+        let g = &parse_pgn(&text).unwrap()[0];
+        assert_eq!(g.moves, vec!["c2c4", "c7c5"]);
+        assert_eq!(g.tag("FEN"), None);
+        r.variant = "archmage".into();
+        let text = r.to_pgn_in("t", Notation::Xboard);
+        let g = &parse_pgn(&text).unwrap()[0];
+        assert_eq!(g.moves, vec!["c2c4", "c7c5"]);
+        assert!(g.tag("FEN").is_some_and(|f| f.contains("[DHdh]")), "{text}");
     }
 
     #[test]

@@ -4,6 +4,17 @@
 //! as legs separated by commas, each leg ending on a killed square (`c1e3,e3c1` shoots
 //! e3 without moving; Tenfold writes `c1c1xe3`). The referee and the engine loop both
 //! translate here, so the two directions cannot drift apart.
+//!
+//! Two forms follow XBoard 4.9's own reading rather than the spec's text, because a GUI
+//! that mis-reads a move keeps a board that is no longer the game's:
+//! - a move with two killed squares (three legs) is written `a1b2xc3xd4`, the long form
+//!   XBoard's move parser reads as three legs; its comma reader takes the first leg's
+//!   end for the destination of a three-leg move (`d8a1,a1b1,b1a2` arrives as ending on
+//!   a1). Commas are still read, as XBoard sends them.
+//! - a move that changes the mover's type without a written choice (a `becomes`, a
+//!   combine whose compound is implied) names the new type like a promotion (`f4f5w`):
+//!   XBoard changes a piece's type only when a move names it. The suffix is accepted
+//!   back when it names the type the move makes anyway.
 
 use crate::core::moves::Move;
 use crate::position::notation::MoveError;
@@ -106,13 +117,33 @@ pub fn to_cecp(pos: &Position, m: Move) -> String {
         }
         path.push(m.to());
         let (_, suffix) = squares(&text);
-        let legs: Vec<String> = path
-            .windows(2)
-            .map(|w| format!("{}{}", bd.square_name(w[0]), bd.square_name(w[1])))
-            .collect();
-        format!("{}{suffix}", legs.join(","))
+        if path.len() > 3 {
+            // Three legs: the long form (module comment), `from k1 x k2 x to`.
+            let names: Vec<String> = path.iter().map(|&s| bd.square_name(s)).collect();
+            format!("{}{}x{}{suffix}", names[0], names[1], names[2..].join("x"))
+        } else {
+            let legs: Vec<String> = path
+                .windows(2)
+                .map(|w| format!("{}{}", bd.square_name(w[0]), bd.square_name(w[1])))
+                .collect();
+            format!("{}{suffix}", legs.join(","))
+        }
     };
+    let text = with_implied_type(pos, m, text);
     shift_ranks(&text, delta).unwrap_or(text)
+}
+
+/// Adds the letter of the type a move leaves on its destination when Tenfold's text
+/// leaves it implied (a `becomes`, an implied combine), so XBoard shows the new type.
+fn with_implied_type(pos: &Position, m: Move, text: String) -> String {
+    let Some(p) = m.promotion() else {
+        return text;
+    };
+    if m.partner_promotion().is_some() || text.ends_with(|c: char| c.is_ascii_lowercase()) {
+        return text;
+    }
+    let letter = pos.variant().pieces[p as usize].letter.to_ascii_lowercase();
+    format!("{text}{letter}")
 }
 
 /// Reads a move as XBoard writes it and checks it is legal here.
@@ -120,38 +151,83 @@ pub fn from_cecp(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let bad = || MoveError::Unparsable(text.to_string(), pos.variant().name.clone());
     let delta = rank_shift(pos.variant().board.ranks as u32);
     let ours = shift_ranks(text.trim(), -delta).ok_or_else(bad)?;
-    if !ours.contains(',') {
-        return pos.parse_move(&ours);
+    let first = match legs_path(&ours) {
+        Some((path, suffix)) => from_path(pos, &path, suffix).ok_or_else(bad)?,
+        None if ours.contains(',') => return Err(bad()),
+        None => ours.clone(),
+    };
+    match pos.parse_move(&first) {
+        Ok(m) => Ok(m),
+        Err(e) => {
+            // A suffix naming the type the move makes anyway (module comment).
+            let Some(c) = first.chars().last().filter(char::is_ascii_lowercase) else {
+                return Err(e);
+            };
+            let Ok(m) = pos.parse_move(&first[..first.len() - 1]) else {
+                return Err(e);
+            };
+            let named = pos.variant().type_of_letter(c.to_ascii_uppercase());
+            if named.is_some() && m.promotion() == named {
+                Ok(m)
+            } else {
+                Err(e)
+            }
+        }
     }
+}
+
+/// The squares a multi-leg move visits and its promotion suffix: legs separated by
+/// commas (`c1e3,e3c1`) or XBoard's long form (`a1b2xc3xd4`). None for a move of one
+/// leg or text that is neither form.
+fn legs_path(ours: &str) -> Option<(Vec<&str>, &str)> {
+    if ours.contains(',') {
+        let legs: Vec<&str> = ours.split(',').collect();
+        let mut path = Vec::new();
+        let mut suffix = "";
+        for (i, leg) in legs.iter().enumerate() {
+            let (names, rest) = squares(leg);
+            if names.len() != 2 || (!rest.is_empty() && i + 1 < legs.len()) {
+                return None;
+            }
+            if path.last().is_some_and(|&l| l != names[0]) {
+                return None;
+            }
+            if path.is_empty() {
+                path.push(names[0]);
+            }
+            path.push(names[1]);
+            suffix = rest;
+        }
+        return Some((path, suffix));
+    }
+    // The long form: two squares, then `x<square>` per further leg, nothing between.
+    let (names, suffix) = squares(ours);
+    if names.len() < 3 {
+        return None;
+    }
+    let mut expect = format!("{}{}", names[0], names[1]);
+    for n in &names[2..] {
+        expect.push('x');
+        expect.push_str(n);
+    }
+    expect.push_str(suffix);
+    (expect == ours).then_some((names, suffix))
+}
+
+/// A multi-leg move's path as Tenfold's text (`from to xkill… suffix`).
+fn from_path(pos: &Position, path: &[&str], suffix: &str) -> Option<String> {
     let bd = &pos.variant().board;
-    let legs: Vec<&str> = ours.split(',').collect();
-    let mut path = Vec::new();
-    let mut suffix = "";
-    for (i, leg) in legs.iter().enumerate() {
-        let (names, rest) = squares(leg);
-        if names.len() != 2 || (!rest.is_empty() && i + 1 < legs.len()) {
-            return Err(bad());
-        }
-        if path.last().is_some_and(|&l| l != names[0]) {
-            return Err(bad());
-        }
-        if path.is_empty() {
-            path.push(names[0]);
-        }
-        path.push(names[1]);
-        suffix = rest;
-    }
     let (from, to) = (path[0], path[path.len() - 1]);
     // A leg may end on an empty square it only passes; only occupied ones are kills.
-    let mut kills = String::new();
+    let mut kills: Vec<&str> = Vec::new();
     for &k in &path[1..path.len() - 1] {
-        let sq = bd.parse_square(k).ok_or_else(bad)?;
-        if k != from && k != to && pos.occupied().has(sq) {
-            kills.push('x');
-            kills.push_str(k);
+        let sq = bd.parse_square(k)?;
+        if k != from && k != to && pos.occupied().has(sq) && !kills.contains(&k) {
+            kills.push(k);
         }
     }
-    pos.parse_move(&format!("{from}{to}{kills}{suffix}"))
+    let marks: String = kills.iter().map(|k| format!("x{k}")).collect();
+    Some(format!("{from}{to}{marks}{suffix}"))
 }
 
 /// Thinking output (a PV in Tenfold notation) with its ranks numbered as XBoard counts.
@@ -160,9 +236,18 @@ pub fn pv_to_cecp(ranks: u32, pv: &str) -> String {
 }
 
 /// A FEN as XBoard writes it, turned into Tenfold's: only the en passant field names a
-/// square, so only it is renumbered.
+/// square, so only it is renumbered. XBoard writes empty holdings as `[-]` and, in
+/// games it knows without en passant squares it tracks (Grand), may leave the field
+/// out (`w - 0 1`); both are read as Tenfold writes them.
 pub fn fen_from_cecp(pos_ranks: u32, fen: &str) -> String {
-    renumber_ep(fen, -rank_shift(pos_ranks))
+    let mut f: Vec<String> = fen
+        .split_whitespace()
+        .map(|x| x.replace("[-]", "[]"))
+        .collect();
+    if f.len() == 5 && f[3].parse::<u32>().is_ok() && f[4].parse::<u32>().is_ok() {
+        f.insert(3, "-".to_string());
+    }
+    renumber_ep(&f.join(" "), -rank_shift(pos_ranks))
 }
 
 /// A FEN of Tenfold's written for XBoard.
@@ -213,7 +298,8 @@ mod tests {
             for &m in list.iter() {
                 if m.kill_count() > 0 {
                     let t = to_cecp(&pos, m);
-                    assert!(t.contains(','), "{t}");
+                    // Two legs with a comma, three in XBoard's long form.
+                    assert!(t.contains(',') || t.matches('x').count() == 2, "{t}");
                     assert_eq!(from_cecp(&pos, &t).unwrap(), m, "{t}");
                     checked += 1;
                 }

@@ -2,8 +2,11 @@
 //!
 //! Games XBoard does not know are announced after `variant` with `setup` (board size,
 //! piece letters, start position) and one `piece <letter>& <Betza>` line per piece, so
-//! the GUI can show and check their moves. Bad input never ends the loop: an illegal or
-//! unparsable move gets `Illegal move: …`, anything else `Error (…): …`.
+//! the GUI can show and check their moves; a `#` line after them names the mechanisms
+//! XBoard's own check has no form for (a script then turns that check off), and a `#`
+//! line after a move names a move XBoard's board cannot follow (a switch, a split).
+//! Bad input never ends the loop: an illegal or unparsable move gets `Illegal move: …`,
+//! anything else `Error (…): …`.
 
 use crate::core::moves::Color;
 use crate::describe;
@@ -78,6 +81,12 @@ pub fn xboard_name(ours: &str) -> &str {
         .iter()
         .find(|(o, _)| *o == ours)
         .map_or(ours, |(_, x)| x)
+}
+
+/// Whether XBoard knows a game of ours itself (board, pieces and start position), so
+/// it needs no `setup`.
+pub fn xboard_knows(ours: &str) -> bool {
+    XBOARD_KNOWN.contains(&xboard_name(ours))
 }
 
 /// Our name for a game XBoard names.
@@ -165,10 +174,144 @@ pub fn setup_lines(v: &Variant) -> Vec<String> {
         "setup ({white}{black}) {}x{}+{hand}_fairy {fen}",
         v.board.files, v.board.ranks
     )];
-    for p in &v.pieces {
-        out.push(format!("piece {}& {}", p.letter, p.betza));
+    for (t, p) in v.pieces.iter().enumerate() {
+        out.push(format!("piece {}& {}", p.letter, piece_description(v, t)));
+    }
+    let unchecked = unchecked_mechanisms(v);
+    if !unchecked.is_empty() {
+        // XBoard ignores `#` lines; scripts read this one to turn its check off.
+        out.push(format!("{UNCHECKED_PREFIX} {}", unchecked.join("; ")));
     }
     out
+}
+
+/// How the `setup` lines say that XBoard cannot check a game's moves itself.
+pub const UNCHECKED_PREFIX: &str = "# XBoard cannot check:";
+
+/// What XBoard (4.9) has no form for in a game it does not know, one reason per
+/// mechanism; empty when its own move check can follow every move. Each is a
+/// limit of XBoard's move generator or of how it applies a move to its board.
+pub fn unchecked_mechanisms(v: &Variant) -> Vec<&'static str> {
+    let mut why = Vec::new();
+    if v.pieces.iter().any(|p| !p.pawn && p.promotion.is_some()) {
+        why.push("pieces other than pawns promote (XBoard promotes only pawns)");
+    }
+    if v.pieces.iter().any(|p| p.becomes.is_some()) {
+        why.push("a piece changes type on entering a region (XBoard changes a type only when a move names it)");
+    }
+    if v.switch.is_some() {
+        why.push("pieces exchange squares (XBoard swaps only in games without castling rights)");
+    }
+    if v.stacking.is_some() {
+        why.push("stacks combine and split (a split leaves a piece on the start square; no XBoard move does)");
+    }
+    if let Some(o) = &v.occupy {
+        if o.flights.iter().any(Option::is_some) {
+            why.push("flight to any empty square (no Betza atom reaches every square)");
+        }
+        if o.shots.iter().any(Option::is_some) {
+            why.push("rifle shots combined with moves (XBoard moves have at most two kills in a fixed order)");
+        }
+    }
+    why
+}
+
+/// Why XBoard (4.9) cannot apply a move to its own board, if it cannot: it moves one
+/// piece from `from` to `to`, so a move that leaves a piece on `from` (a split's
+/// remainder, a switch's partner) leaves XBoard's board one piece short. (XBoard swaps
+/// on a capture of a friend only in games it gives no castling rights, and it gives
+/// them to every game it does not know.)
+pub fn unshown(m: crate::core::moves::Move) -> Option<&'static str> {
+    use crate::core::moves::MoveKind;
+    match m.kind() {
+        MoveKind::Split => {
+            Some("a split leaves part of the stack on the start square, which XBoard empties")
+        }
+        MoveKind::Switch => {
+            Some("a switch puts the partner on the start square, which XBoard empties")
+        }
+        _ => None,
+    }
+}
+
+/// The Betza letter of XBoard's leaper with this offset (any sign or order), if any.
+fn leaper_letter(dx: i32, dy: i32) -> Option<char> {
+    let (a, b) = (dx.abs().min(dy.abs()), dx.abs().max(dy.abs()));
+    [
+        ((0, 1), 'W'),
+        ((1, 1), 'F'),
+        ((0, 2), 'D'),
+        ((2, 2), 'A'),
+        ((1, 2), 'N'),
+        ((0, 3), 'H'),
+        ((3, 3), 'G'),
+        ((1, 3), 'C'),
+        ((2, 3), 'Z'),
+    ]
+    .iter()
+    .find(|(o, _)| *o == (a, b))
+    .map(|(_, c)| *c)
+}
+
+/// A piece's moves in XBoard's Betza dialect (engine-intf.html `piece`, and XBoard's
+/// own reader in moves.c): its atoms as written, then the moves of a path, shot or
+/// flight as multi-leg (`a`) descriptions, so no piece is sent without moves:
+/// - a path of N steps: N legs of its step, each entering an empty square or killing an
+///   enemy, turning freely (`ffbbss` = all four directions of the step relative to the
+///   last leg): the armor's `mcaffbbssmcaffbbssW`;
+/// - a shot at a target: a capturing leap there and the leap back (`cHabbH`), for the
+///   distances XBoard has a leaper for (up to 3);
+/// - a flight: the moves of the pieces it borrows from, since no atom flies anywhere.
+pub fn piece_description(v: &Variant, t: usize) -> String {
+    piece_description_inner(v, t, true)
+}
+
+fn piece_description_inner(v: &Variant, t: usize, with_flight: bool) -> String {
+    let mut d = v.pieces[t].betza.clone();
+    let Some(o) = &v.occupy else {
+        return d;
+    };
+    let letters = |offsets: &mut dyn Iterator<Item = (i32, i32)>| {
+        let mut seen: Vec<char> = Vec::new();
+        for (dx, dy) in offsets {
+            if let Some(c) = leaper_letter(dx, dy) {
+                if !seen.contains(&c) {
+                    seen.push(c);
+                }
+            }
+        }
+        seen
+    };
+    if let Some(p) = o.paths.get(t).and_then(Option::as_ref) {
+        let steps = p.steps.max(1) as usize;
+        for c in letters(&mut p.dirs.iter().map(|s| (s.dx as i32, s.dy as i32))) {
+            d.push_str("mca");
+            for _ in 2..steps {
+                d.push_str("ffbbssmca");
+            }
+            if steps > 1 {
+                d.push_str("ffbbss");
+            } else {
+                d.truncate(d.len() - 1);
+            }
+            d.push(c);
+        }
+    }
+    if let Some(s) = o.shots.get(t).and_then(Option::as_ref) {
+        for c in letters(&mut s.offsets.iter().map(|s| (s.dx as i32, s.dy as i32))) {
+            d.push_str(&format!("c{c}abb{c}"));
+        }
+    }
+    if with_flight {
+        if let Some(f) = o.flights.get(t).and_then(Option::as_ref) {
+            for &u in &f.then {
+                if u as usize != t {
+                    d.push_str(&piece_description_inner(v, u as usize, false));
+                }
+            }
+        }
+    }
+    d
 }
 
 struct XBoard {
@@ -315,7 +458,7 @@ impl XBoard {
                 match registry::get(our_name(arg)) {
                     Ok(v) => {
                         self.pos = Position::startpos(&v);
-                        if !XBOARD_KNOWN.contains(&xboard_name(&v.name)) {
+                        if !xboard_knows(&v.name) {
                             for l in setup_lines(&v) {
                                 self.out.line(&l);
                             }
@@ -656,8 +799,13 @@ impl XBoard {
     fn play_result(&mut self, r: crate::search::SearchResult) {
         match r.best {
             Some(m) => {
-                self.out
-                    .line(&format!("move {}", cecp_move::to_cecp(&self.pos, m)));
+                let text = cecp_move::to_cecp(&self.pos, m);
+                self.out.line(&format!("move {text}"));
+                if let Some(why) = unshown(m) {
+                    // For the GUI's log: why its board may differ from here on.
+                    self.out
+                        .line(&format!("# XBoard cannot show {text}: {why}"));
+                }
                 self.pos.make_move(m);
                 self.log_position();
                 self.announce_end();

@@ -35,6 +35,8 @@ pub struct FlightDef {
     pub follow: [PieceAttacks; 2],
     /// The borrowed capturing rides, reversed, per colour (for the check test).
     pub capture_rays_rev: [Vec<RayId>; 2],
+    /// The types whose moves it borrows, in the table's order.
+    pub then: Vec<PieceType>,
     /// Types whose path may follow.
     pub paths: Vec<PieceType>,
     /// Types whose shot may follow.
@@ -56,9 +58,10 @@ pub fn compile(
     let board = ctx.board;
     let key = format!("{key}.then");
     let mut atoms: Vec<Atom> = Vec::new();
-    let (mut paths, mut shots) = (Vec::new(), Vec::new());
+    let (mut paths, mut shots, mut then) = (Vec::new(), Vec::new(), Vec::new());
     for ch in fl.then.chars() {
         let t = ctx.type_at(ch, &key)?;
+        then.push(t);
         atoms.extend(atoms_of[t as usize].iter().filter(|a| !a.initial));
         if paths_of[t as usize].is_some() {
             paths.push(t);
@@ -100,6 +103,7 @@ pub fn compile(
     Ok(FlightDef {
         follow: [white, black],
         capture_rays_rev: rev,
+        then,
         paths,
         shots,
         avoid_shots: fl.avoid_shots,
