@@ -4,8 +4,9 @@
 //! accepts an entry only when the two words XOR back to its key, so an entry torn by two
 //! threads writing at once reads as a miss rather than as another position's move
 //! (Hyatt's lockless hashing). The searcher still checks a table move against the legal
-//! list before playing it: a 64-bit key can collide. The static evaluation, a mere
-//! cache, lives in a side word with a 16-bit key check of its own.
+//! list before playing it: a 64-bit key can collide. The static evaluation lives in a
+//! side word that is folded into the check too, so an eval torn from another write also
+//! reads as a miss, never as another position's eval.
 
 use crate::core::moves::Move;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
@@ -88,17 +89,25 @@ fn age_of(d: u64) -> u8 {
     ((d >> 54) & 63) as u8
 }
 
-/// The static-eval side word: 16 key bits to check it against, and the eval.
-fn pack_eval(key: u64, eval: i32) -> u32 {
-    ((key >> 48) as u32) << 16 | (eval.clamp(-32768, 32767) as i16 as u16 as u32)
+/// The static-eval side word.
+fn pack_eval(eval: i32) -> u32 {
+    eval.clamp(-32768, 32767) as i16 as u16 as u32
+}
+
+/// What the eval word adds to the check word: spread over all 64 bits, so that any two
+/// different eval words change the check differently. (A key check on the eval word
+/// alone would be weak: the key's high bits pick the bucket, so they are nearly the same
+/// for every key that can share a slot.)
+#[inline(always)]
+fn eval_mix(e: u32) -> u64 {
+    (e as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// A shared, lock-free transposition table.
 pub struct TranspositionTable {
     /// `2 * BUCKET` words per bucket: (key ^ data, data) pairs.
     words: Vec<AtomicU64>,
-    /// Per entry: the static evaluation, a cache with its own 16-bit key check (a torn
-    /// one can only misjudge a position, never play a wrong move).
+    /// Per entry: the static evaluation, part of the entry's check.
     evals: Vec<AtomicU32>,
     buckets: usize,
     age: AtomicU8,
@@ -176,12 +185,10 @@ impl TranspositionTable {
         for i in b..b + BUCKET {
             let check = self.words[2 * i].load(Ordering::Relaxed);
             let data = self.words[2 * i + 1].load(Ordering::Relaxed);
-            if check ^ data == key {
+            let e = self.evals[i].load(Ordering::Relaxed);
+            if check ^ data ^ eval_mix(e) == key {
                 if let Some(mut h) = unpack(data) {
-                    let e = self.evals[i].load(Ordering::Relaxed);
-                    if e >> 16 == (key >> 48) as u32 {
-                        h.eval = (e as u16 as i16) as i32;
-                    }
+                    h.eval = (e as u16 as i16) as i32;
                     return Some(h);
                 }
             }
@@ -199,8 +206,9 @@ impl TranspositionTable {
         for i in b..b + BUCKET {
             let check = self.words[2 * i].load(Ordering::Relaxed);
             let data = self.words[2 * i + 1].load(Ordering::Relaxed);
+            let e = self.evals[i].load(Ordering::Relaxed);
             let old = unpack(data);
-            if check ^ data == key {
+            if check ^ data ^ eval_mix(e) == key {
                 if let Some(o) = old {
                     // Keep a deeper result of this very position from the same search.
                     if bound != Bound::Exact && o.depth > depth + 2 && age_of(data) == age {
@@ -228,9 +236,10 @@ impl TranspositionTable {
 
     #[inline(always)]
     fn write(&self, i: usize, key: u64, data: u64, eval: i32) {
+        let e = pack_eval(eval);
         self.words[2 * i + 1].store(data, Ordering::Relaxed);
-        self.words[2 * i].store(key ^ data, Ordering::Relaxed);
-        self.evals[i].store(pack_eval(key, eval), Ordering::Relaxed);
+        self.evals[i].store(e, Ordering::Relaxed);
+        self.words[2 * i].store(key ^ data ^ eval_mix(e), Ordering::Relaxed);
     }
 
     /// Per mille of the first thousand entries filled by the current search generation.
