@@ -65,8 +65,12 @@ impl Position {
     /// Number of legal moves (perft's leaf count).
     pub fn count_legal(&self) -> usize {
         let royals = self.royals(self.side);
-        if self.v.legality == Legality::Rays && royals.count() == 1 {
-            return self.count_ray_legal(royals.lsb());
+        match (self.v.legality, &self.v.occupy) {
+            (Legality::OccupyCapture, Some(_)) => {}
+            (Legality::Rays, _) if royals.count() == 1 => {
+                return self.count_ray_legal(royals.lsb())
+            }
+            _ => return self.count_verified(royals),
         }
         let mut list = MoveList::new();
         self.legal_moves(&mut list);
@@ -283,6 +287,9 @@ promotion = { ranks = [8, 9, 10], mandatory_ranks = [10], to = "R", pool = true 
             "embassy",
             "janus",
             "augsburg",
+            "shako",
+            "wildeurasian",
+            "archmage",
         ]
         .iter()
         .map(|n| registry::get(n).unwrap())

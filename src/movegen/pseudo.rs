@@ -10,6 +10,12 @@ impl Position {
     /// Pseudo-legal moves of every piece; castling (only when not `checked`) is only
     /// checked for empty and unattacked squares.
     pub(super) fn gen_pseudo(&self, list: &mut MoveList, checked: bool) {
+        self.gen_pseudo_except(list, checked, 0);
+    }
+
+    /// As [`Position::gen_pseudo`], without the ordinary moves of the types in the mask
+    /// `skip` (a caller that counts those itself).
+    pub(super) fn gen_pseudo_except(&self, list: &mut MoveList, checked: bool, skip: u32) {
         let v = &*self.v;
         let us = self.side;
         let occ = self.occupied();
@@ -17,7 +23,7 @@ impl Position {
         let stacked = v.stacking.as_ref().map_or(0, |st| st.stackable);
         for t in 0..v.pieces.len() {
             let bb = self.pieces(t as PieceType, us);
-            if bb.is_empty() || stacked >> t & 1 != 0 {
+            if bb.is_empty() || (stacked | skip) >> t & 1 != 0 {
                 continue;
             }
             let pa = &v.attacks[us.idx()][t];

@@ -1,70 +1,192 @@
 //! The `Verify` and `Lines` strategies: which pseudo-legal moves need a full attack test.
 
-use crate::core::geometry::Bitboard;
-use crate::core::moves::{MoveKind, MoveList};
+use crate::core::geometry::{Bitboard, Square};
+use crate::core::moves::{Move, MoveKind, MoveList, PieceType};
 use crate::position::Position;
+
+/// What decides which moves of the side to move need a legality test.
+pub(super) struct Sensitivity {
+    /// A royal piece is attacked now.
+    checked: bool,
+    /// Squares a non-royal piece may not leave untested (no line masks).
+    leave: Bitboard,
+    /// Squares a non-royal piece may not enter untested (no line masks).
+    enter: Bitboard,
+    /// Out of check with one royal piece: the lines through it that a move must touch
+    /// to matter.
+    lines: Option<Bitboard>,
+}
 
 impl Position {
     /// Pseudo-legal moves, then each move that could expose a royal tested: along the
     /// lines through its squares where the variant has line masks, else in full.
     pub(super) fn gen_verified(&self, list: &mut MoveList, royals: Bitboard) {
-        let v = &*self.v;
-        let us = self.side;
+        let sens = self.sensitivity(royals);
+        self.gen_pseudo(list, sens.checked);
+        self.retain_safe(list, 0, royals, &sens);
+        self.gen_verified_rest(list, royals, sens.checked);
+    }
+
+    /// Drops and switches, which test their own legality.
+    fn gen_verified_rest(&self, list: &mut MoveList, royals: Bitboard, checked: bool) {
+        let screens = !self.v.attackers[self.side.flip().idx()].hops.is_empty();
+        self.gen_drops(list, Bitboard(!0), royals.any() && (checked || screens));
+        self.gen_switches(list, checked);
+    }
+
+    /// What decides which moves need a test (see [`Sensitivity`]).
+    fn sensitivity(&self, royals: Bitboard) -> Sensitivity {
         let (checked, leave, enter) = if royals.any() {
             self.king_sensitivity(royals)
         } else {
             (false, Bitboard::EMPTY, Bitboard::EMPTY)
         };
-        self.gen_pseudo(list, checked);
-        if royals.any() {
-            // Out of check, an ordinary move of a non-royal piece can only expose
-            // the royal along the rays through its two squares: no leap attack
-            // appears, and every ride, hop or facing runs along a ray.
-            let ksq = royals.lsb();
-            let lines = match &v.lines {
-                Some(l) if royals.count() == 1 && !checked => Some(l[ksq.idx()]),
-                _ => None,
-            };
-            let occ = self.occupied();
-            let theirs = self.by_color[us.flip().idx()];
-            let moves = list.as_mut_slice();
-            let mut keep = 0;
-            for i in 0..moves.len() {
-                let m = moves[i];
-                let safe = match lines {
-                    Some(lines) if m.kind() == MoveKind::Normal && m.from() != ksq => {
-                        let touched = m.from().bb() | m.to().bb();
-                        (lines & touched).is_empty()
-                            || !self.attacked_along(
-                                ksq,
-                                (occ & !m.from().bb()) | m.to().bb(),
-                                theirs & !m.to().bb(),
-                                us.flip(),
-                                touched,
-                            )
-                    }
-                    // Without line masks (bent riders, lame leaps), a move that
-                    // neither leaves a square the king's safety hangs on nor enters
-                    // one cannot expose it.
-                    _ => {
-                        let quiet_for_king = !checked
-                            && matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep)
-                            && !royals.has(m.from())
-                            && !leave.has(m.from())
-                            && !enter.has(m.to());
-                        quiet_for_king || self.leaves_royals_safe(m)
-                    }
-                };
-                if safe {
-                    moves[keep] = m;
-                    keep += 1;
+        // Out of check, an ordinary move of a non-royal piece can only expose the
+        // royal along the rays through its two squares: no leap attack appears, and
+        // every ride, hop or facing runs along a ray.
+        let lines = match &self.v.lines {
+            Some(l) if royals.count() == 1 && !checked => Some(l[royals.lsb().idx()]),
+            _ => None,
+        };
+        Sensitivity {
+            checked,
+            leave,
+            enter,
+            lines,
+        }
+    }
+
+    /// Whether the ordinary move of a non-royal piece from `from` to `to` (no capture en
+    /// passant, no stack) leaves the royal pieces safe, out of check.
+    #[inline]
+    fn plain_move_safe(&self, from: Square, to: Square, royals: Bitboard, sens: &Sensitivity) -> bool {
+        match sens.lines {
+            Some(lines) => {
+                let touched = from.bb() | to.bb();
+                (lines & touched).is_empty() || {
+                    let them = self.side.flip();
+                    !self.attacked_along(
+                        royals.lsb(),
+                        (self.occupied() & !from.bb()) | to.bb(),
+                        self.by_color[them.idx()] & !to.bb(),
+                        them,
+                        touched,
+                    )
                 }
             }
-            list.truncate(keep);
+            None => {
+                (!sens.leave.has(from) && !sens.enter.has(to))
+                    || self.leaves_royals_safe(Move::new(from, to, MoveKind::Normal))
+            }
         }
-        let screens = !v.attackers[us.flip().idx()].hops.is_empty();
-        self.gen_drops(list, Bitboard(!0), royals.any() && (checked || screens));
-        self.gen_switches(list, checked);
+    }
+
+    /// Keeps, of `list[start..]`, the moves that leave the royal pieces safe.
+    fn retain_safe(&self, list: &mut MoveList, start: usize, royals: Bitboard, sens: &Sensitivity) {
+        if royals.is_empty() {
+            return;
+        }
+        let ksq = royals.lsb();
+        let moves = list.as_mut_slice();
+        let mut keep = start;
+        for i in start..moves.len() {
+            let m = moves[i];
+            let safe = match sens.lines {
+                Some(_) if m.kind() == MoveKind::Normal && m.from() != ksq => {
+                    self.plain_move_safe(m.from(), m.to(), royals, sens)
+                }
+                // Without line masks (bent riders, lame leaps), a move that neither
+                // leaves a square the king's safety hangs on nor enters one cannot
+                // expose it.
+                _ => {
+                    let quiet_for_king = !sens.checked
+                        && matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep)
+                        && !royals.has(m.from())
+                        && !sens.leave.has(m.from())
+                        && !sens.enter.has(m.to());
+                    quiet_for_king || self.leaves_royals_safe(m)
+                }
+            };
+            if safe {
+                moves[keep] = m;
+                keep += 1;
+            }
+        }
+        list.truncate(keep);
+    }
+
+    /// The number of legal moves by the same tests as [`Position::gen_verified`], without
+    /// listing the ordinary moves of non-royal pieces (perft's leaves): a destination
+    /// that no test concerns counts by popcount, the others are tested one by one, and
+    /// promotions, royal moves, stacks, castling, drops and switches are listed.
+    pub(super) fn count_verified(&self, royals: Bitboard) -> usize {
+        let v = &*self.v;
+        let sens = self.sensitivity(royals);
+        let mut list = MoveList::new();
+        if royals.is_empty() || sens.checked {
+            self.gen_verified(&mut list, royals);
+            return list.len();
+        }
+        let us = self.side;
+        let occ = self.occupied();
+        let theirs = self.by_color[us.flip().idx()];
+        let stacked = v.stacking.as_ref().map_or(0, |st| st.stackable);
+        let (from_sens, to_sens) = match sens.lines {
+            Some(l) => (l, l),
+            None => (sens.leave, sens.enter),
+        };
+        let mut counted = 0u32;
+        let mut n = 0usize;
+        let (mut known, mut safe) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for t in 0..v.pieces.len() {
+            let bb = self.pieces(t as PieceType, us);
+            if bb.is_empty() || (v.royal_mask | stacked) >> t & 1 != 0 {
+                continue;
+            }
+            counted |= 1 << t;
+            let pa = &v.attacks[us.idx()][t];
+            // Off the promotion zone every destination is exactly one move.
+            let zone = v.pieces[t]
+                .promotion
+                .as_ref()
+                .map_or(Bitboard::EMPTY, |pr| pr.zone[us.idx()]);
+            for from in bb {
+                let tg = pa.targets(&v.rays, from, occ);
+                let dest = tg.quiet | (tg.capture & theirs);
+                if (dest & zone).any() {
+                    self.emit(&mut list, t as PieceType, from, dest & zone);
+                }
+                let plain = dest & !zone;
+                if from_sens.has(from) {
+                    for to in plain {
+                        n += self.plain_move_safe(from, to, royals, &sens) as usize;
+                    }
+                    continue;
+                }
+                n += (plain & !to_sens).count() as usize;
+                if sens.lines.is_none() {
+                    for to in plain & to_sens {
+                        n += self.plain_move_safe(from, to, royals, &sens) as usize;
+                    }
+                    continue;
+                }
+                // From off every line through the royal piece, only the arrival changes
+                // those lines: whether it exposes the royal depends on `to` alone, so
+                // each square is tested once for all the pieces that reach it.
+                for to in plain & to_sens & !known {
+                    known.set(to);
+                    if self.plain_move_safe(from, to, royals, &sens) {
+                        safe.set(to);
+                    }
+                }
+                n += (plain & to_sens & safe).count() as usize;
+            }
+        }
+        // The promotions listed above and every other kind of move are tested as a list.
+        self.gen_pseudo_except(&mut list, false, counted);
+        self.retain_safe(&mut list, 0, royals, &sens);
+        self.gen_verified_rest(&mut list, royals, false);
+        n + list.len()
     }
 
     /// Whether a royal piece is attacked now, the squares a non-royal piece may not leave

@@ -169,6 +169,53 @@ pub struct PieceAttacks {
     /// Squares the piece may move or capture to at all (region confinement: a piece
     /// that may not leave a set of squares neither goes nor attacks outside it).
     pub region: Bitboard,
+    /// Set when every atom is a leap or a ride that moves and captures alike from every
+    /// square: the rides' masks laid out per square, for the fast path of
+    /// [`PieceAttacks::targets`].
+    plain: Option<PlainRides>,
+}
+
+/// The rides of a piece whose rides all move and capture alike from every square: for
+/// each square its `k` ray masks side by side, the `up` ascending ones first, so a
+/// lookup touches one or two cache lines and tests no flags.
+#[derive(Clone)]
+struct PlainRides {
+    k: usize,
+    up: usize,
+    masks: Box<[Bitboard]>,
+}
+
+impl PlainRides {
+    fn build(rays: &Rays, rides: &[RayAtom]) -> PlainRides {
+        let mut order: Vec<&Ray> = rides.iter().map(|r| rays.get(r.ray)).collect();
+        order.sort_by_key(|r| !r.ascending);
+        let k = order.len();
+        let mut masks = vec![Bitboard::EMPTY; SQUARE_SLOTS * k].into_boxed_slice();
+        for s in 0..SQUARE_SLOTS {
+            for (j, r) in order.iter().enumerate() {
+                masks[s * k + j] = r.mask[s];
+            }
+        }
+        PlainRides {
+            k,
+            up: order.iter().filter(|r| r.ascending).count(),
+            masks,
+        }
+    }
+
+    /// The squares the rides reach from square index `i`, first blockers included.
+    #[inline(always)]
+    fn reach(&self, i: usize, occ: Bitboard) -> Bitboard {
+        let m = &self.masks[i * self.k..(i + 1) * self.k];
+        let mut reach = 0u128;
+        for r in &m[..self.up] {
+            reach |= r.0 & cut(r.0 & occ.0, true);
+        }
+        for r in &m[self.up..] {
+            reach |= r.0 & cut(r.0 & occ.0, false);
+        }
+        Bitboard(reach)
+    }
 }
 
 /// Squares a piece may move to (empty) and capture on (occupied, either colour).
@@ -193,6 +240,7 @@ impl PieceAttacks {
             hops: Vec::new(),
             bents: Vec::new(),
             region: board.all,
+            plain: None,
         };
         for atom in atoms {
             let from = if atom.initial { initial } else { board.all };
@@ -262,6 +310,13 @@ impl PieceAttacks {
                 pa.leap_capture_rev[t.idx()].set(Square(s as u8));
             }
         }
+        let plain_rides = pa
+            .rides
+            .iter()
+            .all(|r| r.mode == Mode::Both && r.from == board.all);
+        if pa.lame.is_empty() && pa.hops.is_empty() && pa.bents.is_empty() && plain_rides {
+            pa.plain = Some(PlainRides::build(rays, &pa.rides));
+        }
         pa
     }
 
@@ -274,8 +329,27 @@ impl PieceAttacks {
     }
 
     /// Where a piece standing on `from` may go, given the occupancy.
-    #[inline]
+    #[inline(always)]
     pub fn targets(&self, rays: &Rays, from: Square, occ: Bitboard) -> Targets {
+        let i = from.idx();
+        match &self.plain {
+            // Most pieces of most games: no mode or start-square test per ride, and
+            // inlined into the generators.
+            Some(plain) => {
+                let reach = plain.reach(i, occ);
+                Targets {
+                    quiet: (self.leap_move[i] | reach) & !occ & self.region,
+                    capture: (self.leap_capture[i] | reach) & occ & self.region,
+                }
+            }
+            None => self.targets_general(rays, from, occ),
+        }
+    }
+
+    /// [`PieceAttacks::targets`] for pieces with lame leaps, hops, bent rides or rides
+    /// restricted in mode or start square.
+    #[inline(never)]
+    fn targets_general(&self, rays: &Rays, from: Square, occ: Bitboard) -> Targets {
         let i = from.idx();
         let mut quiet = self.leap_move[i] & !occ;
         let mut capture = self.leap_capture[i] & occ;
