@@ -439,6 +439,21 @@ impl Eval {
                 .iter()
                 .fold(Bitboard::EMPTY, |z, s| z | self.zone[s.idx()]),
         ];
+        // Mobility counts only squares no enemy pawn-rule piece attacks: a piece that can
+        // only go where a pawn takes it is not mobile there.
+        let mut pawn_att = [Bitboard::EMPTY; 2];
+        let everywhere = v.board.all;
+        let mut m = self.pawn_mask;
+        while m != 0 {
+            let t = m.trailing_zeros() as PieceType;
+            m &= m - 1;
+            for c in Color::BOTH {
+                let pa = &v.attacks[c.idx()][t as usize];
+                for sq in pos.pieces(t, c).iter() {
+                    pawn_att[c.idx()] |= pa.targets(&v.rays, sq, everywhere).capture;
+                }
+            }
+        }
         // With THREATS: per side and type, the occupied squares its pieces attack.
         let mut att = [[Bitboard::EMPTY; MAX_PIECE_TYPES]; 2];
         let shape = self.shape_on || sink.wants_all();
@@ -487,7 +502,7 @@ impl Eval {
                         att[ci][t] |= tg.capture;
                     }
                     if mob_on {
-                        let reach = (tg.quiet | tg.capture) & !own;
+                        let reach = (tg.quiet | tg.capture) & !own & !pawn_att[1 - ci];
                         sink.mobility(ci, t, reach.count() as i32 - self.mob[t].2);
                     }
                     let hits = ((tg.quiet | tg.capture) & enemy_zone).count() as i32;
