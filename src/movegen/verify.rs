@@ -158,7 +158,17 @@ impl Position {
                 }
                 let plain = dest & !zone;
                 if from_sens.has(from) {
-                    for to in plain {
+                    let mut tested = plain;
+                    if sens.lines.is_some() {
+                        // Off the lines the arrival changes none of them: whether the
+                        // departure exposes the royal piece is one test for them all.
+                        let off = plain & !to_sens;
+                        if off.any() && self.plain_move_safe(from, off.lsb(), royals, &sens) {
+                            n += off.count() as usize;
+                        }
+                        tested &= to_sens;
+                    }
+                    for to in tested {
                         n += self.plain_move_safe(from, to, royals, &sens) as usize;
                     }
                     continue;
