@@ -53,11 +53,30 @@ impl Position {
             (Legality::OccupyCapture, Some(x)) => self.legal_moves_ext(x, list),
             (Legality::Rays, _) if royals.count() == 1 => {
                 list.clear();
-                self.gen_ray_legal(list, royals.lsb());
+                self.gen_ray_legal(list, royals.lsb(), false);
             }
             _ => {
                 list.clear();
                 self.gen_verified(list, royals);
+            }
+        }
+    }
+
+    /// Out of check, the legal moves that can capture or promote, in the order
+    /// [`Position::legal_moves`] lists them, possibly with others (quiescence filters
+    /// them again); None when there is no legal move at all. Where the legality strategy
+    /// has no cheaper way, every legal move.
+    pub fn tactical_candidates(&self, list: &mut MoveList) -> bool {
+        let royals = self.royals(self.side);
+        match (self.v.legality, self.v.occupy.as_deref()) {
+            (Legality::Rays, _) if royals.count() == 1 => {
+                list.clear();
+                self.gen_ray_legal(list, royals.lsb(), true);
+                !list.is_empty() || self.any_ray_legal(royals.lsb())
+            }
+            _ => {
+                self.legal_moves(list);
+                !list.is_empty()
             }
         }
     }
@@ -316,6 +335,60 @@ promotion = { ranks = [8, 9, 10], mandatory_ranks = [10], to = "R", pool = true 
             }
         }
         assert!(checked > 5000, "{checked}");
+    }
+
+    /// Quiescence's candidates out of check hold every legal capture and promotion in
+    /// the full list's order, nothing illegal, and say "no move" exactly when there is
+    /// none (stalemate), along random games of the ray-path games.
+    #[test]
+    fn tactical_candidates_keep_every_capture_and_promotion_in_order() {
+        let mut seed = 0x7AC7_1CA1_u64;
+        let mut checked = 0;
+        for name in ["chess", "capablanca", "grand", "augsburg"] {
+            let v = registry::get(name).unwrap();
+            for _game in 0..10 {
+                let mut p = Position::startpos(&v);
+                for _ply in 0..150 {
+                    let mut all = MoveList::new();
+                    p.legal_moves(&mut all);
+                    if !p.in_check() {
+                        let mut cands = MoveList::new();
+                        let any = p.tactical_candidates(&mut cands);
+                        assert_eq!(any, !all.is_empty(), "{}", p.fen());
+                        let wanted = |m: &crate::core::moves::Move| {
+                            let t = p.piece_on(m.to());
+                            (!t.is_none() && t.color() != p.side_to_move())
+                                || m.promotion().is_some()
+                                || m.kind() == crate::core::moves::MoveKind::EnPassant
+                        };
+                        let full: Vec<_> = all.iter().filter(|m| wanted(m)).collect();
+                        let got: Vec<_> = cands.iter().filter(|m| wanted(m)).collect();
+                        assert_eq!(full, got, "{}", p.fen());
+                        assert!(cands.iter().all(|m| all.iter().any(|a| a == m)));
+                        checked += 1;
+                    }
+                    if all.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    p.make_move(all.as_slice()[(seed % all.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(checked > 3000, "{checked}");
+    }
+
+    /// A stalemate with no capture on the board: the candidates are empty and say so.
+    #[test]
+    fn tactical_candidates_report_stalemate() {
+        let v = registry::get("chess").unwrap();
+        let p = Position::from_fen(&v, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+        let mut list = MoveList::new();
+        assert!(!p.tactical_candidates(&mut list));
+        let q = Position::from_fen(&v, "7k/8/6K1/8/8/8/8/5Q2 b - - 0 1").unwrap();
+        assert!(q.tactical_candidates(&mut list), "Kg8 is legal");
     }
 
     /// The ray fast path and the generic path (pseudo-legal moves, each tested on the board

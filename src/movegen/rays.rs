@@ -80,8 +80,10 @@ impl Position {
         (checkers, pins, evasion)
     }
 
-    /// Fast path: checks and pins from the rays around the single royal piece.
-    pub(super) fn gen_ray_legal(&self, list: &mut MoveList, ksq: Square) {
+    /// Fast path: checks and pins from the rays around the single royal piece. With
+    /// `tactical`, out of check, ordinary and royal moves are kept only where they could
+    /// capture or promote, and castling and drops are left out (quiescence's moves).
+    pub(super) fn gen_ray_legal(&self, list: &mut MoveList, ksq: Square, tactical: bool) {
         let v = &*self.v;
         let us = self.side;
         let them = us.flip();
@@ -96,9 +98,14 @@ impl Position {
                 continue;
             }
             let pa = &v.attacks[us.idx()][t];
+            let wanted = if tactical {
+                theirs | promotion_zone(v, t, us.idx())
+            } else {
+                Bitboard(!0)
+            };
             for from in bb {
                 let tg = pa.targets(&v.rays, from, occ);
-                let mut dest = (tg.quiet | (tg.capture & theirs)) & evasion;
+                let mut dest = (tg.quiet | (tg.capture & theirs)) & evasion & wanted;
                 if pins.bb.has(from) {
                     dest &= pins.line(from);
                 }
@@ -115,10 +122,18 @@ impl Position {
         let occ_wo = occ ^ ksq.bb();
         let kt = self.board[ksq.idx()].kind();
         let tg = v.attacks[us.idx()][kt as usize].targets(&v.rays, ksq, occ);
-        for to in tg.quiet | (tg.capture & theirs) {
+        let mut dest = tg.quiet | (tg.capture & theirs);
+        if tactical {
+            dest &= theirs | promotion_zone(v, kt as usize, us.idx());
+        }
+        for to in dest {
             if !self.is_attacked(to, occ_wo, theirs & !to.bb(), them) {
                 self.emit(list, kt, ksq, to.bb());
             }
+        }
+        if tactical {
+            self.gen_switches(list, false);
+            return;
         }
         if checkers.is_empty() {
             self.gen_castling(list, true);
@@ -127,6 +142,41 @@ impl Position {
         // when there is none (ray-legal games have no hopper screens).
         self.gen_drops(list, evasion, false);
         self.gen_switches(list, checkers.any());
+    }
+
+    /// Whether the side to move has a legal move, by the fast path: usually decided by
+    /// the first piece that has a destination.
+    pub(super) fn any_ray_legal(&self, ksq: Square) -> bool {
+        let v = &*self.v;
+        let us = self.side;
+        let occ = self.occupied();
+        let theirs = self.by_color[us.flip().idx()];
+        let (_, pins, evasion) = self.ray_checks(ksq);
+        let stacked = v.stacking.as_ref().map_or(0, |st| st.stackable);
+        if evasion.any() {
+            for t in 0..v.pieces.len() {
+                let bb = self.pieces(t as PieceType, us);
+                if bb.is_empty() || (v.royal_mask | stacked) >> t & 1 != 0 {
+                    continue;
+                }
+                let pa = &v.attacks[us.idx()][t];
+                let zone = promotion_zone(v, t, us.idx());
+                for from in bb {
+                    let tg = pa.targets(&v.rays, from, occ);
+                    let mut dest = (tg.quiet | (tg.capture & theirs)) & evasion;
+                    if pins.bb.has(from) {
+                        dest &= pins.line(from);
+                    }
+                    // A promotion square may offer no choice (an empty pool).
+                    if (dest & !zone).any() {
+                        return true;
+                    }
+                }
+            }
+        }
+        let mut list = MoveList::new();
+        self.gen_ray_legal(&mut list, ksq, false);
+        !list.is_empty()
     }
 
     /// The number of legal moves by the fast path, without listing the ordinary ones: a
@@ -194,4 +244,13 @@ impl Position {
         self.gen_switches(&mut list, checkers.any());
         n + list.len()
     }
+}
+
+/// The squares where a piece of type `t` of colour `us` promotes (none without a rule).
+#[inline]
+fn promotion_zone(v: &crate::variant::Variant, t: usize, us: usize) -> Bitboard {
+    v.pieces[t]
+        .promotion
+        .as_ref()
+        .map_or(Bitboard::EMPTY, |pr| pr.zone[us])
 }

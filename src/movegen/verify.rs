@@ -59,7 +59,13 @@ impl Position {
     /// Whether the ordinary move of a non-royal piece from `from` to `to` (no capture en
     /// passant, no stack) leaves the royal pieces safe, out of check.
     #[inline]
-    fn plain_move_safe(&self, from: Square, to: Square, royals: Bitboard, sens: &Sensitivity) -> bool {
+    fn plain_move_safe(
+        &self,
+        from: Square,
+        to: Square,
+        royals: Bitboard,
+        sens: &Sensitivity,
+    ) -> bool {
         match sens.lines {
             Some(lines) => {
                 let touched = from.bb() | to.bb();

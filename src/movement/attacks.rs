@@ -169,10 +169,12 @@ pub struct PieceAttacks {
     /// Squares the piece may move or capture to at all (region confinement: a piece
     /// that may not leave a set of squares neither goes nor attacks outside it).
     pub region: Bitboard,
-    /// Set when every atom is a leap or a ride that moves and captures alike from every
-    /// square: the rides' masks laid out per square, for the fast path of
-    /// [`PieceAttacks::targets`].
+    /// Set when the piece has no hops and no bent rides: the masks of the rides that
+    /// move and capture alike from every square, laid out per square, for the fast path
+    /// of [`PieceAttacks::targets`].
     plain: Option<PlainRides>,
+    /// With `plain`, the other rides (one mode only, or from some squares only).
+    odd_rides: Vec<RayAtom>,
 }
 
 /// The rides of a piece whose rides all move and capture alike from every square: for
@@ -186,8 +188,8 @@ struct PlainRides {
 }
 
 impl PlainRides {
-    fn build(rays: &Rays, rides: &[RayAtom]) -> PlainRides {
-        let mut order: Vec<&Ray> = rides.iter().map(|r| rays.get(r.ray)).collect();
+    fn build<'a>(rays: &Rays, rides: impl Iterator<Item = &'a RayAtom>) -> PlainRides {
+        let mut order: Vec<&Ray> = rides.map(|r| rays.get(r.ray)).collect();
         order.sort_by_key(|r| !r.ascending);
         let k = order.len();
         let mut masks = vec![Bitboard::EMPTY; SQUARE_SLOTS * k].into_boxed_slice();
@@ -241,6 +243,7 @@ impl PieceAttacks {
             bents: Vec::new(),
             region: board.all,
             plain: None,
+            odd_rides: Vec::new(),
         };
         for atom in atoms {
             let from = if atom.initial { initial } else { board.all };
@@ -310,12 +313,10 @@ impl PieceAttacks {
                 pa.leap_capture_rev[t.idx()].set(Square(s as u8));
             }
         }
-        let plain_rides = pa
-            .rides
-            .iter()
-            .all(|r| r.mode == Mode::Both && r.from == board.all);
-        if pa.lame.is_empty() && pa.hops.is_empty() && pa.bents.is_empty() && plain_rides {
-            pa.plain = Some(PlainRides::build(rays, &pa.rides));
+        if pa.hops.is_empty() && pa.bents.is_empty() {
+            let plain = |r: &&RayAtom| r.mode == Mode::Both && r.from == board.all;
+            pa.plain = Some(PlainRides::build(rays, pa.rides.iter().filter(plain)));
+            pa.odd_rides = pa.rides.iter().filter(|r| !plain(r)).cloned().collect();
         }
         pa
     }
@@ -337,17 +338,40 @@ impl PieceAttacks {
             // inlined into the generators.
             Some(plain) => {
                 let reach = plain.reach(i, occ);
+                let mut quiet = (self.leap_move[i] | reach) & !occ;
+                let mut capture = (self.leap_capture[i] | reach) & occ;
+                for la in &self.lame {
+                    let t = la.target[i];
+                    if t.any() && !occ.has(la.via[i]) {
+                        if la.mode.moves() {
+                            quiet |= t & !occ;
+                        }
+                        if la.mode.captures() {
+                            capture |= t & occ;
+                        }
+                    }
+                }
+                for ra in &self.odd_rides {
+                    if ra.from.has(from) {
+                        let a = rays.get(ra.ray).attacks(from, occ);
+                        if ra.mode.moves() {
+                            quiet |= a & !occ;
+                        }
+                        if ra.mode.captures() {
+                            capture |= a & occ;
+                        }
+                    }
+                }
                 Targets {
-                    quiet: (self.leap_move[i] | reach) & !occ & self.region,
-                    capture: (self.leap_capture[i] | reach) & occ & self.region,
+                    quiet: quiet & self.region,
+                    capture: capture & self.region,
                 }
             }
             None => self.targets_general(rays, from, occ),
         }
     }
 
-    /// [`PieceAttacks::targets`] for pieces with lame leaps, hops, bent rides or rides
-    /// restricted in mode or start square.
+    /// [`PieceAttacks::targets`] for pieces with hops or bent rides.
     #[inline(never)]
     fn targets_general(&self, rays: &Rays, from: Square, occ: Bitboard) -> Targets {
         let i = from.idx();

@@ -958,8 +958,15 @@ impl Worker {
             alpha = alpha.max(stand);
             best = stand;
         }
-        self.pos.legal_moves(&mut self.frames[ply].moves);
-        if self.frames[ply].moves.is_empty() {
+        // Out of check only captures and promotions are searched, so only those are
+        // generated where the game allows (with a cheap test for stalemate).
+        let any = if in_check {
+            self.pos.legal_moves(&mut self.frames[ply].moves);
+            !self.frames[ply].moves.is_empty()
+        } else {
+            self.pos.tactical_candidates(&mut self.frames[ply].moves)
+        };
+        if !any {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         if self.pos.halfmove() >= 100 {
