@@ -151,6 +151,15 @@ impl Position {
     }
 }
 
+/// The squares where a piece of type `t` of colour `us` promotes (none without a rule).
+#[inline]
+fn promotion_zone(v: &crate::variant::Variant, t: usize, us: usize) -> Bitboard {
+    v.pieces[t]
+        .promotion
+        .as_ref()
+        .map_or(Bitboard::EMPTY, |pr| pr.zone[us])
+}
+
 /// Pushes `base` once per type in the mask `types`, that type in its promotion field.
 #[inline]
 fn push_each(list: &mut MoveList, base: Move, mut types: u32) {

@@ -1,7 +1,7 @@
 //! The `Rays` strategy: legal moves straight from the checks and pins on the rays
 //! around the single royal piece (every capture is a leap or a straight ride).
 
-use super::Pins;
+use super::{promotion_zone, Pins};
 use crate::core::geometry::{Bitboard, Square};
 use crate::core::moves::{MoveList, PieceType};
 use crate::position::Position;
@@ -200,10 +200,7 @@ impl Position {
                     continue;
                 }
                 let pa = &v.attacks[us.idx()][t];
-                let zone = v.pieces[t]
-                    .promotion
-                    .as_ref()
-                    .map_or(Bitboard::EMPTY, |pr| pr.zone[us.idx()]);
+                let zone = promotion_zone(v, t, us.idx());
                 for from in bb {
                     let tg = pa.targets(&v.rays, from, occ);
                     let mut dest = (tg.quiet | (tg.capture & theirs)) & evasion;
@@ -224,10 +221,7 @@ impl Position {
         let occ_wo = occ ^ ksq.bb();
         let kt = self.board[ksq.idx()].kind();
         let tg = v.attacks[us.idx()][kt as usize].targets(&v.rays, ksq, occ);
-        let king_zone = v.pieces[kt as usize]
-            .promotion
-            .as_ref()
-            .map_or(Bitboard::EMPTY, |pr| pr.zone[us.idx()]);
+        let king_zone = promotion_zone(v, kt as usize, us.idx());
         for to in tg.quiet | (tg.capture & theirs) {
             if !self.is_attacked(to, occ_wo, theirs & !to.bb(), them) {
                 if king_zone.has(to) {
@@ -244,13 +238,4 @@ impl Position {
         self.gen_switches(&mut list, checkers.any());
         n + list.len()
     }
-}
-
-/// The squares where a piece of type `t` of colour `us` promotes (none without a rule).
-#[inline]
-fn promotion_zone(v: &crate::variant::Variant, t: usize, us: usize) -> Bitboard {
-    v.pieces[t]
-        .promotion
-        .as_ref()
-        .map_or(Bitboard::EMPTY, |pr| pr.zone[us])
 }

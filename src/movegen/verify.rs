@@ -152,10 +152,7 @@ impl Position {
             counted |= 1 << t;
             let pa = &v.attacks[us.idx()][t];
             // Off the promotion zone every destination is exactly one move.
-            let zone = v.pieces[t]
-                .promotion
-                .as_ref()
-                .map_or(Bitboard::EMPTY, |pr| pr.zone[us.idx()]);
+            let zone = super::promotion_zone(v, t, us.idx());
             for from in bb {
                 let tg = pa.targets(&v.rays, from, occ);
                 let dest = tg.quiet | (tg.capture & theirs);

@@ -338,36 +338,52 @@ impl PieceAttacks {
             // inlined into the generators.
             Some(plain) => {
                 let reach = plain.reach(i, occ);
-                let mut quiet = (self.leap_move[i] | reach) & !occ;
-                let mut capture = (self.leap_capture[i] | reach) & occ;
-                for la in &self.lame {
-                    let t = la.target[i];
-                    if t.any() && !occ.has(la.via[i]) {
-                        if la.mode.moves() {
-                            quiet |= t & !occ;
-                        }
-                        if la.mode.captures() {
-                            capture |= t & occ;
-                        }
-                    }
-                }
-                for ra in &self.odd_rides {
-                    if ra.from.has(from) {
-                        let a = rays.get(ra.ray).attacks(from, occ);
-                        if ra.mode.moves() {
-                            quiet |= a & !occ;
-                        }
-                        if ra.mode.captures() {
-                            capture |= a & occ;
-                        }
-                    }
-                }
+                let mut tg = Targets {
+                    quiet: (self.leap_move[i] | reach) & !occ,
+                    capture: (self.leap_capture[i] | reach) & occ,
+                };
+                self.add_lame_and_rides(&self.odd_rides, rays, from, occ, &mut tg);
                 Targets {
-                    quiet: quiet & self.region,
-                    capture: capture & self.region,
+                    quiet: tg.quiet & self.region,
+                    capture: tg.capture & self.region,
                 }
             }
             None => self.targets_general(rays, from, occ),
+        }
+    }
+
+    /// Adds the lame leaps and the given rides from `from` to `tg`.
+    #[inline(always)]
+    fn add_lame_and_rides(
+        &self,
+        rides: &[RayAtom],
+        rays: &Rays,
+        from: Square,
+        occ: Bitboard,
+        tg: &mut Targets,
+    ) {
+        let i = from.idx();
+        for la in &self.lame {
+            let t = la.target[i];
+            if t.any() && !occ.has(la.via[i]) {
+                if la.mode.moves() {
+                    tg.quiet |= t & !occ;
+                }
+                if la.mode.captures() {
+                    tg.capture |= t & occ;
+                }
+            }
+        }
+        for ra in rides {
+            if ra.from.has(from) {
+                let a = rays.get(ra.ray).attacks(from, occ);
+                if ra.mode.moves() {
+                    tg.quiet |= a & !occ;
+                }
+                if ra.mode.captures() {
+                    tg.capture |= a & occ;
+                }
+            }
         }
     }
 
@@ -375,31 +391,15 @@ impl PieceAttacks {
     #[inline(never)]
     fn targets_general(&self, rays: &Rays, from: Square, occ: Bitboard) -> Targets {
         let i = from.idx();
-        let mut quiet = self.leap_move[i] & !occ;
-        let mut capture = self.leap_capture[i] & occ;
-        for la in &self.lame {
-            let t = la.target[i];
-            if t.any() && !occ.has(la.via[i]) {
-                if la.mode.moves() {
-                    quiet |= t & !occ;
-                }
-                if la.mode.captures() {
-                    capture |= t & occ;
-                }
-            }
-        }
-        for ra in &self.rides {
-            if !ra.from.has(from) {
-                continue;
-            }
-            let a = rays.get(ra.ray).attacks(from, occ);
-            if ra.mode.moves() {
-                quiet |= a & !occ;
-            }
-            if ra.mode.captures() {
-                capture |= a & occ;
-            }
-        }
+        let mut tg = Targets {
+            quiet: self.leap_move[i] & !occ,
+            capture: self.leap_capture[i] & occ,
+        };
+        self.add_lame_and_rides(&self.rides, rays, from, occ, &mut tg);
+        let Targets {
+            mut quiet,
+            mut capture,
+        } = tg;
         for ha in &self.hops {
             if !ha.from.has(from) {
                 continue;
