@@ -4,6 +4,7 @@
 use super::{promotion_zone, Pins};
 use crate::core::geometry::{Bitboard, Square};
 use crate::core::moves::{MoveList, PieceType};
+use crate::movement::attacks::PieceAttacks;
 use crate::position::Position;
 
 impl Position {
@@ -80,6 +81,26 @@ impl Position {
         (checkers, pins, evasion)
     }
 
+    /// The legal destinations of a non-royal piece on `from`: its targets, answering
+    /// the check (`evasion`) and staying on its pin line.
+    #[inline(always)]
+    fn ray_legal_dest(
+        &self,
+        pa: &PieceAttacks,
+        from: Square,
+        occ: Bitboard,
+        theirs: Bitboard,
+        evasion: Bitboard,
+        pins: &Pins,
+    ) -> Bitboard {
+        let tg = pa.targets(&self.v.rays, from, occ);
+        let mut dest = (tg.quiet | (tg.capture & theirs)) & evasion;
+        if pins.bb.has(from) {
+            dest &= pins.line(from);
+        }
+        dest
+    }
+
     /// Fast path: checks and pins from the rays around the single royal piece. With
     /// `tactical`, out of check, ordinary and royal moves are kept only where they could
     /// capture or promote, and castling and drops are left out (quiescence's moves).
@@ -104,11 +125,7 @@ impl Position {
                 Bitboard(!0)
             };
             for from in bb {
-                let tg = pa.targets(&v.rays, from, occ);
-                let mut dest = (tg.quiet | (tg.capture & theirs)) & evasion & wanted;
-                if pins.bb.has(from) {
-                    dest &= pins.line(from);
-                }
+                let dest = self.ray_legal_dest(pa, from, occ, theirs, evasion, &pins) & wanted;
                 self.emit(list, t as PieceType, from, dest);
             }
         }
@@ -162,11 +179,7 @@ impl Position {
                 let pa = &v.attacks[us.idx()][t];
                 let zone = promotion_zone(v, t, us.idx());
                 for from in bb {
-                    let tg = pa.targets(&v.rays, from, occ);
-                    let mut dest = (tg.quiet | (tg.capture & theirs)) & evasion;
-                    if pins.bb.has(from) {
-                        dest &= pins.line(from);
-                    }
+                    let dest = self.ray_legal_dest(pa, from, occ, theirs, evasion, &pins);
                     // A promotion square may offer no choice (an empty pool).
                     if (dest & !zone).any() {
                         return true;
@@ -202,11 +215,7 @@ impl Position {
                 let pa = &v.attacks[us.idx()][t];
                 let zone = promotion_zone(v, t, us.idx());
                 for from in bb {
-                    let tg = pa.targets(&v.rays, from, occ);
-                    let mut dest = (tg.quiet | (tg.capture & theirs)) & evasion;
-                    if pins.bb.has(from) {
-                        dest &= pins.line(from);
-                    }
+                    let dest = self.ray_legal_dest(pa, from, occ, theirs, evasion, &pins);
                     n += (dest & !zone).count() as usize;
                     if (dest & zone).any() {
                         self.emit(&mut list, t as PieceType, from, dest & zone);
