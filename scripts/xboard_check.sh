@@ -14,23 +14,11 @@ cd "$(dirname "$0")/.."
 MIN_PLIES=${MIN_PLIES:-40}
 TC=${TC:-0:10}
 INC=${INC:-0.2}
-XBOARD=${XBOARD:-$(command -v xboard || echo /usr/games/xboard)}
-for tool in "$XBOARD" Xvfb; do
-    command -v "$tool" >/dev/null || { echo "xboard_check: $tool not installed"; exit 1; }
-done
-cargo build --release --quiet || exit 1
-T="$PWD/target/release/tenfold"
-OUT="$PWD/target/xboard"
-mkdir -p "$OUT"
+CHECK_NAME=xboard_check OUT_DIR=xboard DISPLAY_BASE=90
+# shellcheck source=scripts/xboard_env.sh
+source scripts/xboard_env.sh
 games=("$@")
 [ ${#games[@]} -eq 0 ] && mapfile -t games < <("$T" variants | awk '{print $1}')
-
-DISPLAY_NUM=${DISPLAY_NUM:-$((90 + RANDOM % 100))}
-Xvfb ":$DISPLAY_NUM" -screen 0 1280x1024x24 >/dev/null 2>&1 &
-XVFB=$!
-trap 'kill $XVFB 2>/dev/null' EXIT
-sleep 1
-export DISPLAY=":$DISPLAY_NUM"
 
 failed=0
 limited=0

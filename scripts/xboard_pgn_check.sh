@@ -14,23 +14,11 @@ set -u
 cd "$(dirname "$0")/.."
 PLIES=${PLIES:-40}
 SEED=${SEED:-7}
-XBOARD=${XBOARD:-$(command -v xboard || echo /usr/games/xboard)}
-for tool in "$XBOARD" Xvfb; do
-    command -v "$tool" >/dev/null || { echo "xboard_pgn_check: $tool not installed"; exit 1; }
-done
-cargo build --release --quiet || exit 1
-T="$PWD/target/release/tenfold"
-OUT="$PWD/target/xboard-pgn"
-mkdir -p "$OUT"
+CHECK_NAME=xboard_pgn_check OUT_DIR=xboard-pgn DISPLAY_BASE=200
+# shellcheck source=scripts/xboard_env.sh
+source scripts/xboard_env.sh
 games=("$@")
 [ ${#games[@]} -eq 0 ] && mapfile -t games < <("$T" variants | awk '$2 ~ /x10$/ {print $1}')
-
-DISPLAY_NUM=${DISPLAY_NUM:-$((200 + RANDOM % 100))}
-Xvfb ":$DISPLAY_NUM" -screen 0 1280x1024x24 >/dev/null 2>&1 &
-XVFB=$!
-trap 'kill $XVFB 2>/dev/null' EXIT
-sleep 1
-export DISPLAY=":$DISPLAY_NUM"
 
 # The movetext of the first game of a PGN file, one move per line (tags, comments,
 # move numbers and the result left out).
