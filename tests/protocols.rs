@@ -66,6 +66,14 @@ impl Session {
     }
 
     /// Waits for the next unseen line starting with `prefix` and returns it.
+    /// Sends `cmd` and waits for a line starting with `prefix`: how long the answer took.
+    fn answer_time(&mut self, cmd: &str, prefix: &str) -> Duration {
+        let t0 = Instant::now();
+        self.send(cmd);
+        self.expect(prefix);
+        t0.elapsed()
+    }
+
     fn expect(&mut self, prefix: &str) -> String {
         let t0 = Instant::now();
         loop {
@@ -218,14 +226,8 @@ fn uci_stop_answers_an_infinite_search_quickly() {
     s.send("go infinite");
     s.expect("info depth 3 ");
     std::thread::sleep(Duration::from_millis(100));
-    let t0 = Instant::now();
-    s.send("stop");
-    s.expect("bestmove ");
-    assert!(
-        t0.elapsed() < Duration::from_millis(100),
-        "stop took {:?}",
-        t0.elapsed()
-    );
+    let took = s.answer_time("stop", "bestmove ");
+    assert!(took < Duration::from_millis(100), "stop took {took:?}");
     s.quit("quit");
 }
 
@@ -496,10 +498,7 @@ fn uci_stop_in_a_crowded_position_is_answered_within_50_ms() {
         s.expect("readyok");
         s.send("go infinite");
         std::thread::sleep(Duration::from_millis(100));
-        let t0 = Instant::now();
-        s.send("stop");
-        s.expect("bestmove ");
-        times.push(t0.elapsed());
+        times.push(s.answer_time("stop", "bestmove "));
     }
     let best = times.iter().min().unwrap();
     assert!(*best < Duration::from_millis(50), "stops took {times:?}");
@@ -798,16 +797,10 @@ fn uci_go_ponder_ignores_the_clock_until_ponderhit() {
         !s.lines().iter().any(|l| l.starts_with("bestmove")),
         "a ponder search answered before ponderhit"
     );
-    let t0 = Instant::now();
-    s.send("ponderhit");
-    s.expect("bestmove ");
     // From the ponderhit on, the 100 ms clock's plan holds (a few ms; the bound leaves
     // room for a loaded machine, a search still pondering would never answer).
-    assert!(
-        t0.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        t0.elapsed()
-    );
+    let took = s.answer_time("ponderhit", "bestmove ");
+    assert!(took < Duration::from_millis(500), "{took:?}");
     // A ponderhit with nothing pondering is an error, not a crash.
     s.send("ponderhit");
     s.expect("info string error ponderhit");

@@ -175,6 +175,7 @@ mod tests {
     use crate::position::Position;
     use crate::registry;
     use crate::variant::Variant;
+    use std::sync::Arc;
 
     /// Leapers and riders only (so the ray fast path is on), with confinement, an
     /// automatic type change and facing kings.
@@ -269,37 +270,55 @@ promotion = { ranks = [8, 9, 10], mandatory_ranks = [10], to = "R", pool = true 
         v
     }
 
-    #[test]
-    fn ray_fast_path_agrees_with_the_full_test_under_confinement_and_facing() {
-        let v = Variant::from_toml(RIDERS, "test").unwrap();
-        assert_eq!(v.legality, crate::variant::Legality::Rays);
-        let mut seed = 0x1234_5678_9ABC_DEF1u64;
-        let mut positions = 0;
-        for _game in 0..40 {
-            let mut p = Position::startpos(&v);
-            for _ply in 0..80 {
-                let mut fast = MoveList::new();
-                p.legal_moves(&mut fast);
-                let mut slow = MoveList::new();
-                p.gen_pseudo(&mut slow, p.in_check());
-                let kept: Vec<_> = slow
-                    .iter()
-                    .copied()
-                    .filter(|&m| p.leaves_royals_safe(m))
-                    .collect();
-                let mut slow_sorted: Vec<u64> = kept.iter().map(|m| m.0).collect();
-                slow_sorted.sort();
-                assert_eq!(sorted(&fast), slow_sorted, "{}", p.fen());
-                positions += 1;
-                if fast.is_empty() {
+    /// Plays `games` random games of at most `plies` plies from the start of `v`, handing
+    /// `check` every position with its legal moves; an xorshift of `seed` picks the moves.
+    fn random_games(
+        v: &Arc<Variant>,
+        mut seed: u64,
+        games: usize,
+        plies: usize,
+        mut check: impl FnMut(&Position, &MoveList),
+    ) {
+        for _ in 0..games {
+            let mut p = Position::startpos(v);
+            for _ in 0..plies {
+                let mut list = MoveList::new();
+                p.legal_moves(&mut list);
+                check(&p, &list);
+                if list.is_empty() {
                     break;
                 }
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
-                p.make_move(fast.as_slice()[(seed % fast.len() as u64) as usize]);
+                p.make_move(list.as_slice()[(seed % list.len() as u64) as usize]);
             }
         }
+    }
+
+    /// The legal moves by the slow, generic way (pseudo-legal moves, each tested on the
+    /// board it leaves), sorted.
+    fn generic_legal(p: &Position) -> Vec<u64> {
+        let mut slow = MoveList::new();
+        p.gen_pseudo(&mut slow, p.in_check());
+        let mut kept: Vec<u64> = slow
+            .iter()
+            .filter(|&&m| p.leaves_royals_safe(m))
+            .map(|m| m.0)
+            .collect();
+        kept.sort_unstable();
+        kept
+    }
+
+    #[test]
+    fn ray_fast_path_agrees_with_the_full_test_under_confinement_and_facing() {
+        let v = Variant::from_toml(RIDERS, "test").unwrap();
+        assert_eq!(v.legality, crate::variant::Legality::Rays);
+        let mut positions = 0;
+        random_games(&v, 0x1234_5678_9ABC_DEF1, 40, 80, |p, fast| {
+            assert_eq!(sorted(fast), generic_legal(p), "{}", p.fen());
+            positions += 1;
+        });
         assert!(positions > 1500);
     }
 
@@ -323,25 +342,12 @@ promotion = { ranks = [8, 9, 10], mandatory_ranks = [10], to = "R", pool = true 
         .map(|n| registry::get(n).unwrap())
         .collect();
         games.push(Variant::from_toml(RIDERS, "test").unwrap());
-        let mut seed = 0x0C0A_77ED_u64;
         let mut checked = 0;
         for v in &games {
-            for _game in 0..12 {
-                let mut p = Position::startpos(v);
-                for _ply in 0..120 {
-                    let mut list = MoveList::new();
-                    p.legal_moves(&mut list);
-                    assert_eq!(p.count_legal(), list.len(), "{}", p.fen());
-                    checked += 1;
-                    if list.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    p.make_move(list.as_slice()[(seed % list.len() as u64) as usize]);
-                }
-            }
+            random_games(v, 0x0C0A_77ED, 12, 120, |p, list| {
+                assert_eq!(p.count_legal(), list.len(), "{}", p.fen());
+                checked += 1;
+            });
         }
         assert!(checked > 5000, "{checked}");
     }
@@ -351,40 +357,28 @@ promotion = { ranks = [8, 9, 10], mandatory_ranks = [10], to = "R", pool = true 
     /// none (stalemate), along random games of the ray-path games.
     #[test]
     fn tactical_candidates_keep_every_capture_and_promotion_in_order() {
-        let mut seed = 0x7AC7_1CA1_u64;
         let mut checked = 0;
         for name in ["chess", "capablanca", "grand", "augsburg"] {
             let v = registry::get(name).unwrap();
-            for _game in 0..10 {
-                let mut p = Position::startpos(&v);
-                for _ply in 0..150 {
-                    let mut all = MoveList::new();
-                    p.legal_moves(&mut all);
-                    if !p.in_check() {
-                        let mut cands = MoveList::new();
-                        let any = p.tactical_candidates(&mut cands);
-                        assert_eq!(any, !all.is_empty(), "{}", p.fen());
-                        let wanted = |m: &crate::core::moves::Move| {
-                            let t = p.piece_on(m.to());
-                            (!t.is_none() && t.color() != p.side_to_move())
-                                || m.promotion().is_some()
-                                || m.kind() == crate::core::moves::MoveKind::EnPassant
-                        };
-                        let full: Vec<_> = all.iter().filter(|m| wanted(m)).collect();
-                        let got: Vec<_> = cands.iter().filter(|m| wanted(m)).collect();
-                        assert_eq!(full, got, "{}", p.fen());
-                        assert!(cands.iter().all(|m| all.iter().any(|a| a == m)));
-                        checked += 1;
-                    }
-                    if all.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    p.make_move(all.as_slice()[(seed % all.len() as u64) as usize]);
+            random_games(&v, 0x7AC7_1CA1, 10, 150, |p, all| {
+                if p.in_check() {
+                    return;
                 }
-            }
+                let mut cands = MoveList::new();
+                let any = p.tactical_candidates(&mut cands);
+                assert_eq!(any, !all.is_empty(), "{}", p.fen());
+                let wanted = |m: &crate::core::moves::Move| {
+                    let t = p.piece_on(m.to());
+                    (!t.is_none() && t.color() != p.side_to_move())
+                        || m.promotion().is_some()
+                        || m.kind() == crate::core::moves::MoveKind::EnPassant
+                };
+                let full: Vec<_> = all.iter().filter(|m| wanted(m)).collect();
+                let got: Vec<_> = cands.iter().filter(|m| wanted(m)).collect();
+                assert_eq!(full, got, "{}", p.fen());
+                assert!(cands.iter().all(|m| all.iter().any(|a| a == m)));
+                checked += 1;
+            });
         }
         assert!(checked > 3000, "{checked}");
     }
@@ -405,34 +399,11 @@ promotion = { ranks = [8, 9, 10], mandatory_ranks = [10], to = "R", pool = true 
     #[test]
     fn ray_and_generic_legality_agree_on_stack_moves() {
         let v = registry::get("augsburg").unwrap();
-        let mut seed = 0x0A65_B0C6_u64;
         let mut checked = 0;
-        for _ in 0..30 {
-            let mut p = Position::startpos(&v);
-            for _ in 0..90 {
-                let mut fast = MoveList::new();
-                p.legal_moves(&mut fast);
-                let mut slow = MoveList::new();
-                p.gen_pseudo(&mut slow, p.in_check());
-                let mut a: Vec<u64> = fast.iter().map(|m| m.0).collect();
-                let mut b: Vec<u64> = slow
-                    .iter()
-                    .filter(|&&m| p.leaves_royals_safe(m))
-                    .map(|m| m.0)
-                    .collect();
-                a.sort_unstable();
-                b.sort_unstable();
-                assert_eq!(a, b, "{}", p.fen());
-                checked += a.len();
-                if fast.is_empty() {
-                    break;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                p.make_move(fast.as_slice()[(seed % fast.len() as u64) as usize]);
-            }
-        }
+        random_games(&v, 0x0A65_B0C6, 30, 90, |p, fast| {
+            assert_eq!(sorted(fast), generic_legal(p), "{}", p.fen());
+            checked += fast.len();
+        });
         assert!(checked > 50_000, "{checked}");
     }
 }

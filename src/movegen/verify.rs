@@ -23,7 +23,7 @@ impl Position {
     pub(super) fn gen_verified(&self, list: &mut MoveList, royals: Bitboard) {
         let sens = self.sensitivity(royals);
         self.gen_pseudo(list, sens.checked);
-        self.retain_safe(list, 0, royals, &sens);
+        self.retain_safe(list, royals, &sens);
         self.gen_verified_rest(list, royals, sens.checked);
     }
 
@@ -87,15 +87,15 @@ impl Position {
         }
     }
 
-    /// Keeps, of `list[start..]`, the moves that leave the royal pieces safe.
-    fn retain_safe(&self, list: &mut MoveList, start: usize, royals: Bitboard, sens: &Sensitivity) {
+    /// Keeps the moves of `list` that leave the royal pieces safe.
+    fn retain_safe(&self, list: &mut MoveList, royals: Bitboard, sens: &Sensitivity) {
         if royals.is_empty() {
             return;
         }
         let ksq = royals.lsb();
         let moves = list.as_mut_slice();
-        let mut keep = start;
-        for i in start..moves.len() {
+        let mut keep = 0;
+        for i in 0..moves.len() {
             let m = moves[i];
             let safe = match sens.lines {
                 Some(_) if m.kind() == MoveKind::Normal && m.from() != ksq => {
@@ -197,7 +197,7 @@ impl Position {
         }
         // The promotions listed above and every other kind of move are tested as a list.
         self.gen_pseudo_except(&mut list, false, counted);
-        self.retain_safe(&mut list, 0, royals, &sens);
+        self.retain_safe(&mut list, royals, &sens);
         self.gen_verified_rest(&mut list, royals, false);
         n + list.len()
     }
