@@ -1,15 +1,17 @@
 //! The transposition table: shared by every search thread, lock-free.
 //!
-//! Each entry is two `AtomicU64`: the packed data, and the key XOR the data. A reader
-//! accepts an entry only when the two words XOR back to its key, so an entry torn by two
-//! threads writing at once reads as a miss rather than as another position's move
-//! (Hyatt's lockless hashing). The searcher still checks a table move against the legal
-//! list before playing it: a 64-bit key can collide. The static evaluation lives in a
-//! side word that is folded into the check too, so an eval torn from another write also
-//! reads as a miss, never as another position's eval.
+//! Each entry is two `AtomicU64`: the packed data, and a check word holding the static
+//! evaluation (16 bits) beside 48 bits of key XOR data XOR a mix of that eval (the key's
+//! low 48 bits: its top bits already chose the bucket). A
+//! reader accepts an entry only when the check matches its key, so an entry torn by two
+//! threads writing at once reads as a miss rather than as another position's move or
+//! eval (Hyatt's lockless hashing). The searcher still checks a table move against the
+//! legal list before playing it: keys can collide. Four entries make a bucket of one
+//! aligned cache line, so a probe costs one memory access, and the searcher prefetches
+//! that line as soon as it knows the next position's key.
 
 use crate::core::moves::Move;
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// How a stored score bounds the true score.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -39,6 +41,11 @@ pub struct Hit {
 
 /// Entries per bucket: one cache line of 64 bytes.
 const BUCKET: usize = 4;
+
+/// One cache line: per entry (data, check) words.
+#[repr(C, align(64))]
+#[derive(Default)]
+struct Bucket([AtomicU64; 2 * BUCKET]);
 /// Static eval marker for "not stored".
 pub const NO_EVAL: i32 = -32768;
 /// Age steps wrap at this value (6 bits).
@@ -103,13 +110,32 @@ fn eval_mix(e: u32) -> u64 {
     (e as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
+/// True when an entry's (data, check) words belong to `key`.
+#[inline(always)]
+fn matches(key: u64, data: u64, check: u64) -> bool {
+    (check ^ check_key(key) ^ data ^ eval_mix(check as u16 as u32)) >> 16 == 0
+}
+
+/// The key as the check word holds it: its low 48 bits on top, since the top bits pick
+/// the bucket already and the check must tell apart keys that share one.
+#[inline(always)]
+fn check_key(key: u64) -> u64 {
+    key.rotate_left(16)
+}
+
+/// Writes one entry (a reader that sees one word of this write and one of another
+/// fails the check).
+#[inline(always)]
+fn write(b: &Bucket, i: usize, key: u64, data: u64, eval: i32) {
+    let e = pack_eval(eval);
+    let check = ((check_key(key) ^ data ^ eval_mix(e)) & !0xFFFF) | e as u64;
+    b.0[2 * i].store(data, Ordering::Relaxed);
+    b.0[2 * i + 1].store(check, Ordering::Relaxed);
+}
+
 /// A shared, lock-free transposition table.
 pub struct TranspositionTable {
-    /// `2 * BUCKET` words per bucket: (key ^ data, data) pairs.
-    words: Vec<AtomicU64>,
-    /// Per entry: the static evaluation, part of the entry's check.
-    evals: Vec<AtomicU32>,
-    buckets: usize,
+    buckets: Vec<Bucket>,
     age: AtomicU8,
 }
 
@@ -129,39 +155,29 @@ impl TranspositionTable {
 
     /// A table of about `mb` megabytes, or an error if the memory cannot be had.
     pub fn try_new(mb: usize) -> Result<TranspositionTable, HashError> {
-        let bytes_per_bucket = BUCKET * (16 + 4);
+        let bytes_per_bucket = std::mem::size_of::<Bucket>();
         // A size whose byte count does not fit a `usize` is refused, not wrapped.
         let bytes = mb.max(1).checked_mul(1 << 20).ok_or(HashError(mb))?;
         let buckets = (bytes / bytes_per_bucket).max(1);
         let fail = |_| HashError(mb);
-        let mut words = Vec::new();
-        words
-            .try_reserve_exact(buckets * BUCKET * 2)
-            .map_err(fail)?;
-        words.extend((0..buckets * BUCKET * 2).map(|_| AtomicU64::new(0)));
-        let mut evals = Vec::new();
-        evals.try_reserve_exact(buckets * BUCKET).map_err(fail)?;
-        evals.extend((0..buckets * BUCKET).map(|_| AtomicU32::new(0)));
+        let mut table = Vec::new();
+        table.try_reserve_exact(buckets).map_err(fail)?;
+        table.resize_with(buckets, Bucket::default);
         Ok(TranspositionTable {
-            words,
-            evals,
-            buckets,
+            buckets: table,
             age: AtomicU8::new(0),
         })
     }
 
     /// Number of entries.
     pub fn capacity(&self) -> usize {
-        self.buckets * BUCKET
+        self.buckets.len() * BUCKET
     }
 
     /// Empties the table (between games).
     pub fn clear(&self) {
-        for w in &self.words {
+        for w in self.buckets.iter().flat_map(|b| &b.0) {
             w.store(0, Ordering::Relaxed);
-        }
-        for e in &self.evals {
-            e.store(0, Ordering::Relaxed);
         }
         self.age.store(0, Ordering::Relaxed);
     }
@@ -173,22 +189,38 @@ impl TranspositionTable {
     }
 
     #[inline(always)]
-    fn bucket(&self, key: u64) -> usize {
+    fn bucket(&self, key: u64) -> &Bucket {
         // Multiply-shift maps the key uniformly onto any bucket count without a modulo.
-        ((key as u128 * self.buckets as u128) >> 64) as usize * BUCKET
+        &self.buckets[((key as u128 * self.buckets.len() as u128) >> 64) as usize]
+    }
+
+    /// Starts loading the bucket of `key` into the cache, so that the probe that follows
+    /// a few hundred instructions later (the next node) does not wait for memory.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let line = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: a prefetch is a hint that never faults and reads or writes nothing
+            // the program sees; `line` points into the live table anyway. Measured in
+            // the README's speed notes (bench nodes/s with and without it).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(line) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Looks a position up.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let b = self.bucket(key);
-        for i in b..b + BUCKET {
-            let check = self.words[2 * i].load(Ordering::Relaxed);
-            let data = self.words[2 * i + 1].load(Ordering::Relaxed);
-            let e = self.evals[i].load(Ordering::Relaxed);
-            if check ^ data ^ eval_mix(e) == key {
+        for i in 0..BUCKET {
+            let data = b.0[2 * i].load(Ordering::Relaxed);
+            let check = b.0[2 * i + 1].load(Ordering::Relaxed);
+            if matches(key, data, check) {
                 if let Some(mut h) = unpack(data) {
-                    h.eval = (e as u16 as i16) as i32;
+                    h.eval = (check as u16 as i16) as i32;
                     return Some(h);
                 }
             }
@@ -201,21 +233,20 @@ impl TranspositionTable {
     pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
         let b = self.bucket(key);
         let age = self.age.load(Ordering::Relaxed);
-        let mut victim = b;
+        let mut victim = 0;
         let mut worst = i32::MAX;
-        for i in b..b + BUCKET {
-            let check = self.words[2 * i].load(Ordering::Relaxed);
-            let data = self.words[2 * i + 1].load(Ordering::Relaxed);
-            let e = self.evals[i].load(Ordering::Relaxed);
+        for i in 0..BUCKET {
+            let data = b.0[2 * i].load(Ordering::Relaxed);
+            let check = b.0[2 * i + 1].load(Ordering::Relaxed);
             let old = unpack(data);
-            if check ^ data ^ eval_mix(e) == key {
+            if matches(key, data, check) {
                 if let Some(o) = old {
                     // Keep a deeper result of this very position from the same search.
                     if bound != Bound::Exact && o.depth > depth + 2 && age_of(data) == age {
                         return;
                     }
                     let mv = if mv == Move::NULL { o.mv } else { mv };
-                    self.write(i, key, pack(mv, score, depth, bound, age), eval);
+                    write(b, i, key, pack(mv, score, depth, bound, age), eval);
                     return;
                 }
             }
@@ -231,15 +262,7 @@ impl TranspositionTable {
                 victim = i;
             }
         }
-        self.write(victim, key, pack(mv, score, depth, bound, age), eval);
-    }
-
-    #[inline(always)]
-    fn write(&self, i: usize, key: u64, data: u64, eval: i32) {
-        let e = pack_eval(eval);
-        self.words[2 * i + 1].store(data, Ordering::Relaxed);
-        self.evals[i].store(e, Ordering::Relaxed);
-        self.words[2 * i].store(key ^ data ^ eval_mix(e), Ordering::Relaxed);
+        write(b, victim, key, pack(mv, score, depth, bound, age), eval);
     }
 
     /// Per mille of the first thousand entries filled by the current search generation.
@@ -248,7 +271,7 @@ impl TranspositionTable {
         let age = self.age.load(Ordering::Relaxed);
         let used = (0..n)
             .filter(|&i| {
-                let d = self.words[2 * i + 1].load(Ordering::Relaxed);
+                let d = self.buckets[i / BUCKET].0[2 * (i % BUCKET)].load(Ordering::Relaxed);
                 (d >> 52) & 3 != 0 && age_of(d) == age
             })
             .count();
