@@ -6,6 +6,7 @@
 //! Pruning that could be unsound in a game is switched by its table (`[search]`
 //! `null_move`, `lmr`) and by what is on the board (no null move without pieces).
 
+pub mod correction;
 pub mod history;
 pub mod ordering;
 pub mod report;
@@ -20,6 +21,7 @@ use crate::core::moves::{Move, MoveList, Piece, MAX_MOVES};
 use crate::eval::Eval;
 use crate::position::Position;
 use crate::tt::{is_stored_move, Bound, TranspositionTable, NO_EVAL};
+use correction::{pawn_key, Correction};
 use history::{ContIndex, Histories, NO_CONT};
 use ordering::{
     captured, is_tactical, kill_value, moving_piece, promotion_gain, see, tactical_score, KILLER,
@@ -294,6 +296,8 @@ pub(crate) struct Worker {
     /// reference count touched by every thread would bounce between cores).
     eval: Arc<Eval>,
     hist: Histories,
+    /// What the static evaluation has missed per pawn structure, this search.
+    corr: Correction,
     /// The continuation index of the move made at each ply ([`NO_CONT`] for a null move).
     conts: [ContIndex; MAX_PLY + 2],
     frames: Vec<Frame>,
@@ -335,6 +339,7 @@ impl Worker {
             eval: Arc::clone(&shared.eval),
             shared,
             hist,
+            corr: Correction::default(),
             conts: [NO_CONT; MAX_PLY + 2],
             frames: (0..MAX_PLY + 2)
                 .map(|_| Frame {
@@ -623,6 +628,17 @@ impl Worker {
         self.eval.evaluate(&self.pos)
     }
 
+    /// A static evaluation with this search's correction for its pawn structure (`pkey`);
+    /// `NO_EVAL` stays as it is.
+    #[inline]
+    fn corrected(&self, raw: i32, pkey: u64) -> i32 {
+        if raw == NO_EVAL {
+            return NO_EVAL;
+        }
+        let c = self.corr.get(self.pos.side_to_move(), pkey);
+        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         self.pv[ply][ply] = m;
         let next = self.pv_len[ply + 1].max(ply + 1);
@@ -694,13 +710,16 @@ impl Worker {
                 }
             }
         }
-        let eval = if in_check {
+        let us = self.pos.side_to_move();
+        let pkey = if in_check { 0 } else { pawn_key(&self.pos) };
+        let raw = if in_check {
             NO_EVAL
         } else if tt_eval != NO_EVAL {
             tt_eval
         } else {
             self.evaluate()
         };
+        let eval = self.corrected(raw, pkey);
         self.evals[ply] = eval;
         let improving =
             !in_check && ply >= 2 && self.evals[ply - 2] != NO_EVAL && eval > self.evals[ply - 2];
@@ -915,7 +934,18 @@ impl Worker {
         if !root || self.excluded.is_empty() {
             self.shared
                 .tt
-                .store(key, best_move, score_to_tt(best, ply), eval, depth, bound);
+                .store(key, best_move, score_to_tt(best, ply), raw, depth, bound);
+            // Learn the evaluation's miss where the result says which way it went: not
+            // after a capture (material, not structure, moved the score), nor from a
+            // bound on the side the evaluation already lies on.
+            if eval != NO_EVAL
+                && best.abs() < MATE_BOUND
+                && (best_move == Move::NULL || !is_tactical(&self.eval, &self.pos, best_move))
+                && !(bound == Bound::Lower && best <= eval)
+                && !(bound == Bound::Upper && best >= eval)
+            {
+                self.corr.update(us, pkey, best - eval, depth);
+            }
         }
         best
     }
@@ -945,12 +975,17 @@ impl Worker {
             tt_eval = h.eval;
             tt_move = h.mv;
         }
-        let stand = if in_check {
+        let raw = if in_check {
             NO_EVAL
         } else if tt_eval != NO_EVAL {
             tt_eval
         } else {
             self.evaluate()
+        };
+        let stand = if in_check {
+            NO_EVAL
+        } else {
+            self.corrected(raw, pawn_key(&self.pos))
         };
         let mut best = -INF;
         if !in_check {
@@ -1066,7 +1101,7 @@ impl Worker {
         };
         self.shared
             .tt
-            .store(key, best_move, score_to_tt(best, ply), stand, 0, bound);
+            .store(key, best_move, score_to_tt(best, ply), raw, 0, bound);
         best
     }
 
