@@ -2,10 +2,9 @@
 //!
 //! Each entry is two `AtomicU64`: the packed data, and a check word holding the static
 //! evaluation (16 bits) beside 48 bits of key XOR data XOR a mix of that eval (the key's
-//! low 48 bits: its top bits already chose the bucket). A
-//! reader accepts an entry only when the check matches its key, so an entry torn by two
-//! threads writing at once reads as a miss rather than as another position's move or
-//! eval (Hyatt's lockless hashing). The searcher still checks a table move against the
+//! low 48 bits: its top bits already chose the bucket). A reader accepts an entry only
+//! when the check matches its key, so an entry torn by two threads writing at once reads
+//! as a miss rather than as another position's move or eval (Hyatt's lockless hashing). The searcher still checks a table move against the
 //! legal list before playing it: keys can collide. Four entries make a bucket of one
 //! aligned cache line, so a probe costs one memory access, and the searcher prefetches
 //! that line as soon as it knows the next position's key.
@@ -46,6 +45,7 @@ const BUCKET: usize = 4;
 #[repr(C, align(64))]
 #[derive(Default)]
 struct Bucket([AtomicU64; 2 * BUCKET]);
+
 /// Static eval marker for "not stored".
 pub const NO_EVAL: i32 = -32768;
 /// Age steps wrap at this value (6 bits).
