@@ -743,7 +743,6 @@ impl Worker {
                 self.current[ply] = Move::NULL;
                 self.conts[ply] = NO_CONT;
                 self.pos.make_null();
-                self.shared.tt.prefetch(self.pos.key());
                 self.killers[ply + 1] = [Move::NULL; 2];
                 let s = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
                 self.pos.unmake_null();
@@ -847,7 +846,6 @@ impl Worker {
             self.current[ply] = m;
             self.conts[ply] = self.hist.index(pc, to);
             self.pos.make_move(m);
-            self.shared.tt.prefetch(self.pos.key());
             let gives_check = self.pos.in_check();
             if prune && !gives_check {
                 self.pos.unmake_move();
@@ -1075,7 +1073,6 @@ impl Worker {
                 }
             }
             self.pos.make_move(m);
-            self.shared.tt.prefetch(self.pos.key());
             let gives_check = self.pos.in_check();
             let s = -self.qsearch(-beta, -alpha, ply + 1, qply + 1, gives_check);
             self.pos.unmake_move();
