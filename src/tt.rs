@@ -4,12 +4,14 @@
 //! evaluation (16 bits) beside 48 bits of key XOR data XOR a mix of that eval (the key's
 //! low 48 bits: its top bits already chose the bucket). A reader accepts an entry only
 //! when the check matches its key, so an entry torn by two threads writing at once reads
-//! as a miss rather than as another position's move or eval (Hyatt's lockless hashing). The searcher still checks a table move against the
-//! legal list before playing it: keys can collide. Four entries make a bucket of one
-//! aligned cache line, so a probe costs one memory access (chess bench at depth 11, best
-//! of 3: 958k nodes/s with the eval in a separate array, 1,049k with it in the line). A
-//! software prefetch of the next node's line measured nothing (998k against 994k), so
-//! there is none.
+//! as a miss rather than as another position's move or eval (Hyatt's lockless hashing).
+//! The searcher still checks a table move against the legal list before playing it: keys
+//! can collide.
+//!
+//! Four entries make a bucket of one aligned cache line, so a probe costs one memory
+//! access (chess bench at depth 11, best of 3: 958k nodes/s with the eval in a separate
+//! array, 1,049k with it in the line). A software prefetch of the next node's line
+//! measured nothing (998k against 994k), so there is none.
 
 use crate::core::moves::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
