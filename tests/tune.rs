@@ -324,3 +324,77 @@ fn eval_sections_override_the_derived_weights_and_bad_ones_name_the_key() {
     );
     assert!(tall.is_ok(), "{:?}", tall.err().map(|e| e.to_string()));
 }
+
+#[test]
+fn lambda_zero_learns_from_the_search_scores_where_results_say_nothing() {
+    // Every game drawn, but the scores say a knight is worth 150 more than the table
+    // thinks: the scores (λ 0) teach that, results alone (λ 1) teach the opposite.
+    let v = registry::get("chess").unwrap();
+    let start = Weights::of(&v);
+    let l = start.layout;
+    let knight = v.type_of_letter('N').unwrap() as usize;
+    let mut truth = start.clone();
+    truth.mg[l.material(knight)] += 150;
+    truth.eg[l.material(knight)] += 150;
+    let eval = Eval::new(&v);
+    let mut tracer = Tracer::new(&eval);
+    let o = Offsets::of(&l);
+    let p_true = truth.to_vec();
+    let mut text = String::from("# synthetic: all draws, scores from a stronger knight\n");
+    for pos in random_positions(&v, 3000, 0xC0FFEE) {
+        let score = tracer.trace(&pos).score(&p_true, &o).round() as i32;
+        text.push_str(&format!("{} | {score} | 1/2-1/2\n", pos.fen()));
+    }
+    let data = temp_path("lambda-data.txt");
+    std::fs::write(&data, text).unwrap();
+    let knight_after = |lambda: &str| {
+        let out = temp_path(&format!("lambda-{lambda}.toml"));
+        let (code, _, err) = tenfold(&[
+            "tune",
+            "--variant",
+            "chess",
+            "--data",
+            data.to_str().unwrap(),
+            "--k",
+            "1",
+            "--lambda",
+            lambda,
+            "--freeze",
+            "pst,mobility,passed,danger,scalars,hand",
+            "--epochs",
+            "40",
+            "--lr",
+            "4",
+            "--batch",
+            "256",
+            "--holdout",
+            "0",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let section = std::fs::read_to_string(&out).unwrap();
+        let tuned = Variant::from_toml(
+            &format!("extends = \"chess\"\nname = \"lambda\"\n{section}"),
+            "lambda",
+        )
+        .unwrap();
+        Weights::of(&tuned).mg[l.material(knight)]
+    };
+    let was = start.mg[l.material(knight)];
+    let from_scores = knight_after("0");
+    assert!(
+        (from_scores - (was + 150)).abs() <= 25,
+        "λ 0: knight {was} -> {from_scores}, the scores say {}",
+        was + 150
+    );
+    // Results alone say every position is level, so material is pulled toward nothing.
+    let from_results = knight_after("1");
+    assert!(
+        from_results < was - 100,
+        "λ 1: knight {was} -> {from_results}; all draws should pull it down"
+    );
+    let (code, _, err) = tenfold(&["tune", "--data", data.to_str().unwrap(), "--lambda", "1.5"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--lambda"), "{err}");
+}

@@ -45,6 +45,13 @@ pub struct TuneArgs {
     /// Use this K instead of fitting it.
     #[arg(long)]
     pub k: Option<f64>,
+    /// Share of the game result in a training position's target; the rest is the
+    /// expected score of the search's own score, `σ(K·score/400)` (1: results alone, the
+    /// plain Texel method). A game's result is one label for every position of it, so
+    /// with few games the search score is the steadier signal; held-out positions are
+    /// always judged against results alone.
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
     /// Threads computing the loss and its gradient.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -127,8 +134,9 @@ fn parse_result(s: &str) -> Option<f32> {
     }
 }
 
-/// Reads one data file's positions of game `v`.
-pub fn read_data(v: &Arc<Variant>, path: &str) -> Result<Vec<(Position, f32)>, TuneError> {
+/// Reads one data file's positions of game `v`: each with its score (centipawns, White's
+/// view) and its game's result for White.
+pub fn read_data(v: &Arc<Variant>, path: &str) -> Result<Vec<(Position, i32, f32)>, TuneError> {
     // A data file is big by nature: a million positions is about 100 MB.
     let text = crate::core::input::read_text(path, 1 << 30)
         .map_err(|e| TuneError::Read(path.to_string(), e))?;
@@ -150,16 +158,16 @@ pub fn read_data(v: &Arc<Variant>, path: &str) -> Result<Vec<(Position, f32)>, T
                 parts.len()
             )));
         };
-        if score.parse::<i32>().is_err() {
-            return Err(bad(format!("score {score:?} is not a whole number")));
-        }
+        let score = score
+            .parse::<i32>()
+            .map_err(|_| bad(format!("score {score:?} is not a whole number")))?;
         let result = parse_result(result).ok_or_else(|| {
             bad(format!(
                 "result {result:?} is not 1-0, 0-1, 1/2-1/2 or a number from 0 to 1"
             ))
         })?;
         let pos = Position::from_fen(v, fen).map_err(|e| bad(e.to_string()))?;
-        out.push((pos, result));
+        out.push((pos, score, result));
     }
     Ok(out)
 }
@@ -185,6 +193,12 @@ impl TuneArgs {
                 "--lr and --k must be positive, --reg not negative".into(),
             ));
         }
+        if !(0.0..=1.0).contains(&self.lambda) {
+            return Err(TuneError::Usage(format!(
+                "--lambda must be from 0 to 1, not {}",
+                self.lambda
+            )));
+        }
         crate::search::smp::check_threads(self.threads)
             .map_err(|e| TuneError::Usage(e.to_string()))?;
         if let Some(table) = &self.into {
@@ -194,9 +208,11 @@ impl TuneArgs {
         let eval = Eval::new(v);
         let mut tracer = Tracer::new(&eval);
         let (mut train, mut held) = (Vec::new(), Vec::new());
+        // The search scores of the training positions, for `--lambda`.
+        let mut scores = Vec::new();
         let mut n = 0usize;
         for path in &self.data {
-            for (pos, result) in read_data(v, path)? {
+            for (pos, score, result) in read_data(v, path)? {
                 let s = Sample {
                     trace: tracer.trace(&pos),
                     result,
@@ -206,6 +222,7 @@ impl TuneArgs {
                     held.push(s);
                 } else {
                     train.push(s);
+                    scores.push(score);
                 }
             }
         }
@@ -222,6 +239,14 @@ impl TuneArgs {
             Some(k) => k,
             None => fit::fit_k(&train, &start, &o, self.threads),
         };
+        // K is fitted on results alone; only then can a score become an expected result.
+        if self.lambda < 1.0 {
+            for (s, &score) in train.iter_mut().zip(&scores) {
+                s.result = (self.lambda * s.result as f64
+                    + (1.0 - self.lambda) * fit::expected(k, score as f64))
+                    as f32;
+            }
+        }
         report(Progress::K(
             k,
             fit::loss(&train, &start, &o, k, self.threads),
