@@ -4,7 +4,7 @@
 # shorter than MIN_PLIES that no engine ended by the rules, or when the two engines end
 # on different positions (each prints `# FEN` after every move). A game XBoard forfeits
 # for a move from a square its board emptied after a move Tenfold named as one it
-# cannot show (`# XBoard cannot show`: a switch, a split) is reported as LIMIT. Keeps
+# cannot show (`# XBoard cannot show`: an Augsburg split) is reported as LIMIT. Keeps
 # the debug log, the PGN and a screenshot per game under target/xboard/.
 # Needs: xboard, xvfb; screenshots also x11-apps (xwd) and imagemagick (convert).
 # Usage: scripts/xboard_check.sh [GAME…]     (default: every built-in)

@@ -640,9 +640,11 @@ fn xboard_glyphs_follow_movement() {
     assert_eq!(slot_of('E'), 'E', "{setup}");
     let archmage = registry::get("archmage").unwrap();
     let setup = &tenfold::protocol::xboard::setup_lines(&archmage)[0];
+    // Holdings for D and H; built on XBoard's castling-free parent, where a move onto a
+    // friend swaps the two (ArchMage's switches).
     assert!(
-        setup.contains("10x10+3_fairy"),
-        "holdings for D and H: {setup}"
+        setup.contains("10x10+3_nocastle"),
+        "holdings for D and H, parent nocastle: {setup}"
     );
 }
 
@@ -957,9 +959,10 @@ fn xboard_names_an_automatic_type_change_like_a_promotion() {
     assert!(tenfold::protocol::cecp_move::from_cecp(&p, "e4e5q").is_err());
 }
 
-/// ArchMage M4 and Augsburg A3: a switch puts its partner, a split its remainder, on
-/// the start square, which XBoard's board empties (it moves one piece per move). The
-/// engine names such moves in a `#` line so a GUI log says why the boards part.
+/// Augsburg A3: a split leaves its remainder on the start square, which XBoard's board
+/// empties (it moves one piece per move); the engine names such moves in a `#` line so a
+/// GUI log says why the boards part. ArchMage M4's switch is shown: XBoard swaps a move
+/// onto a friend in a game without castling rights, the parent ArchMage is set up on.
 #[test]
 fn xboard_names_the_moves_its_board_cannot_follow() {
     let am = registry::get("archmage").unwrap();
@@ -971,9 +974,15 @@ fn xboard_names_the_moves_its_board_cannot_follow() {
         .copied()
         .find(|m| m.kind() == tenfold::core::moves::MoveKind::Switch)
         .expect("the start has switches");
-    assert!(tenfold::protocol::xboard::unshown(switch).is_some());
+    assert!(tenfold::protocol::xboard::unshown(switch).is_none());
     let plain = p.parse_move("c3c4").unwrap();
     assert!(tenfold::protocol::xboard::unshown(plain).is_none());
+    // A Longbowman (Camel + Elephant) on e5 splits: the Camel lands on e7, the Elephant stays.
+    let au = registry::get("augsburg").unwrap();
+    let p = Position::from_fen(&au, "9k/10/10/10/10/4L5/10/10/10/K9 w - - 0 1").unwrap();
+    let split = p.parse_move("e5e7c").unwrap();
+    assert_eq!(split.kind(), tenfold::core::moves::MoveKind::Split);
+    assert!(tenfold::protocol::xboard::unshown(split).is_some());
 }
 
 /// XBoard writes a Grand FEN with `[-]` for empty holdings and no en passant field

@@ -171,8 +171,10 @@ pub fn setup_lines(v: &Variant) -> Vec<String> {
         .map_or(0, |s| s + 1);
     let fen = cecp_move::fen_to_cecp(v.board.ranks as u32, &v.start_fen);
     let mut out = vec![format!(
-        "setup ({white}{black}) {}x{}+{hand}_fairy {fen}",
-        v.board.files, v.board.ranks
+        "setup ({white}{black}) {}x{}+{hand}_{} {fen}",
+        v.board.files,
+        v.board.ranks,
+        parent_variant(v)
     )];
     for (t, p) in v.pieces.iter().enumerate() {
         out.push(format!("piece {}& {}", p.letter, piece_description(v, t)));
@@ -183,6 +185,20 @@ pub fn setup_lines(v: &Variant) -> Vec<String> {
         out.push(format!("{UNCHECKED_PREFIX} {}", unchecked.join("; ")));
     }
     out
+}
+
+/// The XBoard variant a game we announce with `setup` is built on. XBoard applies a move
+/// onto a friend as an exchange of the two only in a game it gives no castling rights,
+/// and it gives them to `fairy`; so a game whose pieces exchange squares is built on
+/// `nocastle` (plain chess rules otherwise). Castling still shows there: XBoard moves
+/// the nearest piece beside any royal step of two or more squares along the back rank,
+/// and the engines keep the rights.
+fn parent_variant(v: &Variant) -> &'static str {
+    if v.switch.is_some() {
+        "nocastle"
+    } else {
+        "fairy"
+    }
 }
 
 /// How the `setup` lines say that XBoard cannot check a game's moves itself.
@@ -200,7 +216,7 @@ pub fn unchecked_mechanisms(v: &Variant) -> Vec<&'static str> {
         why.push("a piece changes type on entering a region (XBoard changes a type only when a move names it)");
     }
     if v.switch.is_some() {
-        why.push("pieces exchange squares (XBoard swaps only in games without castling rights)");
+        why.push("pieces exchange squares (XBoard's check knows no move onto a friend)");
     }
     if v.stacking.is_some() {
         why.push("stacks combine and split (a split leaves a piece on the start square; no XBoard move does)");
@@ -218,17 +234,14 @@ pub fn unchecked_mechanisms(v: &Variant) -> Vec<&'static str> {
 
 /// Why XBoard (4.9) cannot apply a move to its own board, if it cannot: it moves one
 /// piece from `from` to `to`, so a move that leaves a piece on `from` (a split's
-/// remainder, a switch's partner) leaves XBoard's board one piece short. (XBoard swaps
-/// on a capture of a friend only in games it gives no castling rights, and it gives
-/// them to every game it does not know.)
+/// remainder) leaves XBoard's board one piece short. (A switch is shown: such games are
+/// built on a parent without castling rights, where XBoard swaps on a move onto a
+/// friend; see [`parent_variant`].)
 pub fn unshown(m: crate::core::moves::Move) -> Option<&'static str> {
     use crate::core::moves::MoveKind;
     match m.kind() {
         MoveKind::Split => {
             Some("a split leaves part of the stack on the start square, which XBoard empties")
-        }
-        MoveKind::Switch => {
-            Some("a switch puts the partner on the start square, which XBoard empties")
         }
         _ => None,
     }
