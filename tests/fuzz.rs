@@ -606,7 +606,10 @@ fn random_playout(rng: &mut Rng, pos: &mut Position, plies: usize) {
 
 #[test]
 fn random_variants_never_panic_and_every_move_keeps_the_position_sound() {
-    let base: toml::Table = toml::from_str(include_str!("../tables/chess.toml")).unwrap();
+    let mut base: toml::Table = toml::from_str(include_str!("../tables/chess.toml")).unwrap();
+    // Chess's fitted weights name its pieces and eight ranks; the random pieces and boards
+    // below start from the weights derived for them.
+    base.remove("eval");
     let movements = [
         "K",
         "Q",

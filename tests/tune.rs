@@ -283,14 +283,18 @@ fn eval_sections_override_the_derived_weights_and_bad_ones_name_the_key() {
     .unwrap();
     let base_e = Eval::new(&chess);
     let knight_worth = |e: &Eval| e.evaluate(&Position::startpos(&over)) - e.evaluate(&p);
-    // The knight's weight rose from its value to 400 (middlegame) and 410 (endgame): the
-    // b1 knight's worth rose by that much, tapered (the tempo is the same on both sides
-    // of the difference).
-    let value = chess.pieces[n].value;
+    // The knight's weight rose from chess's own (the table's fitted material) to 400
+    // (middlegame) and 410 (endgame): the b1 knight's worth rose by that much, tapered
+    // (the tempo is the same on both sides of the difference).
+    let (was_mg, was_eg) = (base.mg[l.material(n)], base.eg[l.material(n)]);
+    let (lo, hi) = (
+        (400 - was_mg).min(410 - was_eg),
+        (400 - was_mg).max(410 - was_eg),
+    );
     let rise = knight_worth(&e) - knight_worth(&base_e);
     assert!(
-        (400 - value - 2..=410 - value + 2).contains(&rise),
-        "rise {rise} for a value of {value}"
+        (lo - 2..=hi + 2).contains(&rise),
+        "rise {rise} for a knight that weighed {was_mg}/{was_eg}"
     );
     assert_eq!(Position::startpos(&over).side_to_move(), Color::White);
     for (section, key) in [

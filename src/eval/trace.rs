@@ -288,8 +288,10 @@ mod tests {
                     -white
                 };
                 let got = e.evaluate(&pos) as f64;
+                // The evaluation rounds twice (each side's danger penalty, then the
+                // taper) where the trace keeps fractions: under 2 apart, never more.
                 assert!(
-                    (got - stm).abs() <= 1.0,
+                    (got - stm).abs() < 2.0,
                     "{game} game {game_no} ply {ply}: evaluate {got}, trace {stm}"
                 );
                 let mut list = MoveList::new();
