@@ -648,6 +648,27 @@ fn xboard_glyphs_follow_movement() {
     );
 }
 
+/// XBoard 4.9 moves whatever stands in its Lance slot (`L`, the 19th) as a pawn: it
+/// removes a piece "en passant" after a diagonal step to an empty square and appends a
+/// queen to a move onto the last rank. ArchMage's Buffalo stood there, and its knight
+/// leap `j1h0` reached the other engine as `j1h0q`. No game may put a non-pawn there.
+#[test]
+fn xboard_puts_no_piece_but_a_pawn_in_the_slot_it_moves_as_a_pawn() {
+    let lance = "PNBRQFEACWMOHIJGDVLSUK".find('L').unwrap();
+    for name in registry::names() {
+        let v = registry::get(name).unwrap();
+        let setup = &tenfold::protocol::xboard::setup_lines(&v)[0];
+        let table = setup.split(['(', ')']).nth(1).unwrap();
+        let held = table.chars().nth(lance).unwrap();
+        let pawn = v
+            .type_of_letter(held)
+            .is_some_and(|t| v.pieces[t as usize].pawn);
+        assert!(
+            held == '.' || pawn,
+            "{name}: {held} in the Lance slot: {setup}"
+        );
+    }
+}
 /// The info lines (`multipv 1` only unless `all`) of one search, up to its `bestmove`,
 /// as (depth, multipv, score, first pv move, whole line).
 fn info_lines(lines: &[String]) -> Vec<(u32, u32, i32, String, String)> {

@@ -56,6 +56,11 @@ const XBOARD_KNOWN: &[&str] = &[
 ];
 /// XBoard's piece slots in its own order (the `setup` piece-to-char table).
 const XBOARD_SLOTS: &str = "PNBRQFEACWMOHIJGDVLSUK";
+/// Slots XBoard 4.9 moves as pawns whatever their `piece` description: outside Super and
+/// Chu its ApplyMove and move parser treat the Lance (`L`) like a Pawn, so a piece there
+/// takes en passant on a diagonal step to an empty square and gets a queen suffix on the
+/// last rank (a Buffalo's `j1h0` arrived as `j1h0q`). Only a pawn may stand there.
+const PAWN_LIKE_SLOTS: &[char] = &['L'];
 /// The movement each glyph of XBoard draws (its slot letter, then Betza strings of the
 /// pieces it stands for), so a piece gets the glyph that moves like it whatever its
 /// letter. Slots not listed here (I J G D V L S U) have no fixed meaning and take the
@@ -137,9 +142,18 @@ pub fn setup_lines(v: &Variant) -> Vec<String> {
             classes[t].is_none(),
         )
     });
-    let free_order: Vec<usize> = (1..slots.len() - 1)
+    let open: Vec<usize> = (1..slots.len() - 1)
+        .filter(|&s| !PAWN_LIKE_SLOTS.contains(&slots[s]))
+        .collect();
+    let free_order: Vec<usize> = open
+        .iter()
+        .copied()
         .filter(|&s| !GLYPH_MOVES.iter().any(|(c, _)| *c == slots[s]))
-        .chain((1..slots.len() - 1).filter(|&s| GLYPH_MOVES.iter().any(|(c, _)| *c == slots[s])))
+        .chain(
+            open.iter()
+                .copied()
+                .filter(|&s| GLYPH_MOVES.iter().any(|(c, _)| *c == slots[s])),
+        )
         .collect();
     for t in order {
         let p = &v.pieces[t];
@@ -152,7 +166,7 @@ pub fn setup_lines(v: &Variant) -> Vec<String> {
         };
         let slot = match want {
             Some(s) if table[s] == '.' && (!holdable[t] || s < v.board.ranks as usize) => Some(s),
-            _ if holdable[t] => (1..slots.len() - 1).find(|&s| table[s] == '.'),
+            _ if holdable[t] => open.iter().copied().find(|&s| table[s] == '.'),
             _ => free_order.iter().copied().find(|&s| table[s] == '.'),
         };
         if let Some(s) = slot {
