@@ -230,6 +230,40 @@ fn tune_lowers_the_loss_and_writes_a_section_that_loads_back() {
     )
     .unwrap();
     assert_eq!(Weights::of(&again), Weights::of(&tuned));
+    // A second round into the same table replaces the section the first one wrote.
+    let (code, _, err) = tenfold(&[
+        "tune",
+        "--variant",
+        "chess",
+        "--data",
+        data.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--holdout",
+        "0",
+        "--into",
+        table.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&table).unwrap();
+    assert_eq!(text.matches("[eval]").count(), 1, "{text}");
+    registry::load_file(table.to_str().unwrap()).unwrap();
+}
+
+/// `tune --into` a table that already holds fitted weights (square tables written as
+/// rows that start with `[`) replaces the whole old section: a second round of tuning
+/// once failed with "invalid table header" on the first leftover row.
+#[test]
+fn a_written_eval_section_is_replaced_whole() {
+    let grand = std::fs::read_to_string("tables/grand.toml").unwrap();
+    assert!(grand.contains("pst_mg = [\n  ["), "grand.toml has written square tables");
+    let new = tenfold::tune::with_eval_section(&grand, "[eval]\ntempo = [1, 2]\n");
+    assert!(!new.contains("pst_mg"), "{new}");
+    assert!(new.contains("[[piece]]") && new.ends_with("[eval]\ntempo = [1, 2]\n"));
+    let v = Variant::from_toml(&new, "grand-replaced").unwrap();
+    let w = Weights::of(&v);
+    let t = w.layout.scalar(tenfold::eval::weights::TEMPO_TERM);
+    assert_eq!((w.mg[t], w.eg[t]), (1, 2));
 }
 
 #[test]

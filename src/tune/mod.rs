@@ -337,9 +337,12 @@ fn frozen_mask(
 pub fn with_eval_section(table: &str, section: &str) -> String {
     let mut out = String::new();
     let mut in_eval = false;
+    // Open brackets of a value running over several lines: a row of a written square
+    // table (`  [ 1, 2, …],`) starts with `[` but is no section header.
+    let mut depth = 0usize;
     for line in table.lines() {
         let head = line.trim_start();
-        if head.starts_with('[') {
+        if depth == 0 && head.starts_with('[') {
             let name = head
                 .trim_start_matches('[')
                 .split(']')
@@ -347,6 +350,8 @@ pub fn with_eval_section(table: &str, section: &str) -> String {
                 .unwrap_or("")
                 .trim();
             in_eval = name == "eval" || name.starts_with("eval.");
+        } else {
+            depth = open_brackets_after(line, depth);
         }
         if !in_eval {
             out.push_str(line);
@@ -359,6 +364,24 @@ pub fn with_eval_section(table: &str, section: &str) -> String {
     out.push('\n');
     out.push_str(section);
     out
+}
+
+/// The brackets still open after a TOML value line, given those open before it
+/// (brackets in strings and comments do not count).
+fn open_brackets_after(line: &str, mut depth: usize) -> usize {
+    let mut quote: Option<char> = None;
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '#') => break,
+            (None, '[') => depth += 1,
+            (None, ']') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    depth
 }
 
 /// The result of a tune as a string of its epochs, for tests and logs.
