@@ -256,7 +256,10 @@ fn tune_lowers_the_loss_and_writes_a_section_that_loads_back() {
 #[test]
 fn a_written_eval_section_is_replaced_whole() {
     let grand = std::fs::read_to_string("tables/grand.toml").unwrap();
-    assert!(grand.contains("pst_mg = [\n  ["), "grand.toml has written square tables");
+    assert!(
+        grand.contains("pst_mg = [\n  ["),
+        "grand.toml has written square tables"
+    );
     let new = tenfold::tune::with_eval_section(&grand, "[eval]\ntempo = [1, 2]\n");
     assert!(!new.contains("pst_mg"), "{new}");
     assert!(new.contains("[[piece]]") && new.ends_with("[eval]\ntempo = [1, 2]\n"));
