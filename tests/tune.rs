@@ -33,6 +33,21 @@ fn datagen(game: &str, games: &str, seed: &str, threads: &str, out: &str) -> Str
     std::fs::read_to_string(out).unwrap()
 }
 
+/// `tenfold tune --variant chess --data DATA --holdout 0` followed by `rest`.
+fn tune_chess(data: &std::path::Path, rest: &[&str]) -> (i32, String, String) {
+    let mut args = vec![
+        "tune",
+        "--variant",
+        "chess",
+        "--data",
+        data.to_str().unwrap(),
+        "--holdout",
+        "0",
+    ];
+    args.extend_from_slice(rest);
+    tenfold(&args)
+}
+
 #[test]
 fn datagen_is_deterministic_for_a_seed_whatever_the_thread_count() {
     let a = temp_path("dg-a.txt");
@@ -175,23 +190,19 @@ fn tune_lowers_the_loss_and_writes_a_section_that_loads_back() {
     let section = temp_path("tune-eval.toml");
     let table = temp_path("tuned-chess.toml");
     std::fs::write(&table, "extends = \"chess\"\nname = \"chess-tuned\"\n").unwrap();
-    let (code, out, err) = tenfold(&[
-        "tune",
-        "--variant",
-        "chess",
-        "--data",
-        data.to_str().unwrap(),
-        "--epochs",
-        "6",
-        "--holdout",
-        "0",
-        "--lr",
-        "2",
-        "--out",
-        section.to_str().unwrap(),
-        "--into",
-        table.to_str().unwrap(),
-    ]);
+    let (code, out, err) = tune_chess(
+        &data,
+        &[
+            "--epochs",
+            "6",
+            "--lr",
+            "2",
+            "--out",
+            section.to_str().unwrap(),
+            "--into",
+            table.to_str().unwrap(),
+        ],
+    );
     assert_eq!(code, 0, "{err}");
     let before: f64 = out
         .lines()
@@ -231,19 +242,7 @@ fn tune_lowers_the_loss_and_writes_a_section_that_loads_back() {
     .unwrap();
     assert_eq!(Weights::of(&again), Weights::of(&tuned));
     // A second round into the same table replaces the section the first one wrote.
-    let (code, _, err) = tenfold(&[
-        "tune",
-        "--variant",
-        "chess",
-        "--data",
-        data.to_str().unwrap(),
-        "--epochs",
-        "1",
-        "--holdout",
-        "0",
-        "--into",
-        table.to_str().unwrap(),
-    ]);
+    let (code, _, err) = tune_chess(&data, &["--epochs", "1", "--into", table.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let text = std::fs::read_to_string(&table).unwrap();
     assert_eq!(text.matches("[eval]").count(), 1, "{text}");
@@ -390,29 +389,25 @@ fn lambda_zero_learns_from_the_search_scores_where_results_say_nothing() {
     std::fs::write(&data, text).unwrap();
     let knight_after = |lambda: &str| {
         let out = temp_path(&format!("lambda-{lambda}.toml"));
-        let (code, _, err) = tenfold(&[
-            "tune",
-            "--variant",
-            "chess",
-            "--data",
-            data.to_str().unwrap(),
-            "--k",
-            "1",
-            "--lambda",
-            lambda,
-            "--freeze",
-            "pst,mobility,passed,danger,scalars,hand",
-            "--epochs",
-            "40",
-            "--lr",
-            "4",
-            "--batch",
-            "256",
-            "--holdout",
-            "0",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        let (code, _, err) = tune_chess(
+            &data,
+            &[
+                "--k",
+                "1",
+                "--lambda",
+                lambda,
+                "--freeze",
+                "pst,mobility,passed,danger,scalars,hand",
+                "--epochs",
+                "40",
+                "--lr",
+                "4",
+                "--batch",
+                "256",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+        );
         assert_eq!(code, 0, "{err}");
         let section = std::fs::read_to_string(&out).unwrap();
         let tuned = Variant::from_toml(
