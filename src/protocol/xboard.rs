@@ -63,8 +63,8 @@ const XBOARD_SLOTS: &str = "PNBRQFEACWMOHIJGDVLSUK";
 const PAWN_LIKE_SLOTS: &[char] = &['L'];
 /// The movement each glyph of XBoard draws (its slot letter, then Betza strings of the
 /// pieces it stands for), so a piece gets the glyph that moves like it whatever its
-/// letter. Slots not listed here (I J G D V L S U) have no fixed meaning and take the
-/// pieces nothing else fits.
+/// letter. Slots not listed here (I J G D V S U) have no fixed meaning and take the
+/// pieces nothing else fits; L is kept for pawns ([`PAWN_LIKE_SLOTS`]).
 const GLYPH_MOVES: &[(char, &[&str])] = &[
     ('N', &["N"]),
     ('B', &["B"]),
