@@ -262,6 +262,14 @@ fn a_written_eval_section_is_replaced_whole() {
     let new = tenfold::tune::with_eval_section(&grand, "[eval]\ntempo = [1, 2]\n");
     assert!(!new.contains("pst_mg"), "{new}");
     assert!(new.contains("[[piece]]") && new.ends_with("[eval]\ntempo = [1, 2]\n"));
+    // A bracket inside a string (behind an escaped quote) opens nothing.
+    let quoted = grand.replacen(
+        "\n[[piece]]",
+        "\nnote = \"a \\\"[quoted\\\" bracket\"\n\n[[piece]]",
+        1,
+    );
+    let replaced = tenfold::tune::with_eval_section(&quoted, "[eval]\ntempo = [1, 2]\n");
+    assert!(!replaced.contains("pst_mg"), "{replaced}");
     let v = Variant::from_toml(&new, "grand-replaced").unwrap();
     let w = Weights::of(&v);
     let t = w.layout.scalar(tenfold::eval::weights::TEMPO_TERM);

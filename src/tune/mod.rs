@@ -370,8 +370,13 @@ pub fn with_eval_section(table: &str, section: &str) -> String {
 /// (brackets in strings and comments do not count).
 fn open_brackets_after(line: &str, mut depth: usize) -> usize {
     let mut quote: Option<char> = None;
-    for c in line.chars() {
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
         match (quote, c) {
+            // A basic string's escape (`\"`) does not end it.
+            (Some('"'), '\\') => {
+                chars.next();
+            }
             (Some(q), c) if c == q => quote = None,
             (Some(_), _) => {}
             (None, '"' | '\'') => quote = Some(c),
