@@ -175,6 +175,18 @@ pub(crate) struct Shared {
     pub lines: usize,
     /// Every completed depth's best line, by depth (written once per iteration).
     pub by_depth: Mutex<Vec<Option<DepthResult>>>,
+    /// What each thread learnt in the searches before this one (histories, corrections).
+    pub learned: Arc<Mutex<Vec<Option<Learned>>>>,
+}
+
+/// What a thread learns about a game beyond the table: move histories and evaluation
+/// corrections. Kept from one search of a game to the next (the next position is
+/// usually two plies further down the same tree), dropped by a new game.
+pub(crate) struct Learned {
+    /// The variant it was learnt in (types and squares index the tables).
+    variant: Arc<crate::variant::Variant>,
+    hist: Histories,
+    corr: Correction,
 }
 
 impl Shared {
@@ -331,15 +343,29 @@ pub(crate) struct Worker {
 
 impl Worker {
     /// A thread's state for a search of `pos`.
+    /// It starts from what thread `id` learnt in the searches before, if they were of
+    /// the same variant.
     pub fn new(id: usize, pos: Position, shared: Arc<Shared>) -> Worker {
-        let hist = Histories::new(pos.variant().pieces.len(), pos.variant().board.squares());
+        let kept = {
+            let mut l = shared.learned.lock().unwrap_or_else(|e| e.into_inner());
+            l.get_mut(id)
+                .and_then(Option::take)
+                .filter(|k| Arc::ptr_eq(&k.variant, pos.variant()))
+        };
+        let (hist, corr) = match kept {
+            Some(k) => (k.hist, k.corr),
+            None => (
+                Histories::new(pos.variant().pieces.len(), pos.variant().board.squares()),
+                Correction::default(),
+            ),
+        };
         Worker {
             id,
             pos,
             eval: Arc::clone(&shared.eval),
             shared,
             hist,
-            corr: Correction::default(),
+            corr,
             conts: [NO_CONT; MAX_PLY + 2],
             frames: (0..MAX_PLY + 2)
                 .map(|_| Frame {
@@ -364,6 +390,27 @@ impl Worker {
             abandonable: true,
             lines: Vec::new(),
         }
+    }
+
+    /// Hands what this thread learnt back for the next search of the game.
+    pub fn keep_learned(self) {
+        let Worker {
+            id,
+            pos,
+            shared,
+            hist,
+            corr,
+            ..
+        } = self;
+        let mut l = shared.learned.lock().unwrap_or_else(|e| e.into_inner());
+        if l.len() <= id {
+            l.resize_with(id + 1, || None);
+        }
+        l[id] = Some(Learned {
+            variant: Arc::clone(pos.variant()),
+            hist,
+            corr,
+        });
     }
 
     fn flush_nodes(&mut self) {

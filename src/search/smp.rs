@@ -2,7 +2,9 @@
 //! history and killers; helpers skew their depths. The engine facade the protocols use.
 
 use super::skill::{Skill, SKILL_LINES};
-use super::{Completed, Control, Counter, Info, Limits, SearchResult, Shared, Worker, MAX_PLY};
+use super::{
+    Completed, Control, Counter, Info, Learned, Limits, SearchResult, Shared, Worker, MAX_PLY,
+};
 use crate::core::moves::Move;
 use crate::eval::Eval;
 use crate::position::Position;
@@ -148,6 +150,8 @@ pub struct Engine {
     hash_mb: usize,
     eval: Mutex<Option<(Arc<Variant>, Arc<Eval>)>>,
     strength: Option<u32>,
+    /// Per thread, what the last search of this game learnt (histories, corrections).
+    learned: Arc<Mutex<Vec<Option<Learned>>>>,
 }
 
 impl Engine {
@@ -168,6 +172,7 @@ impl Engine {
             hash_mb: hash_mb.max(1),
             eval: Mutex::new(None),
             strength: None,
+            learned: Arc::new(Mutex::new(Vec::new())),
         })
     }
 
@@ -219,6 +224,10 @@ impl Engine {
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.learned
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 
     /// The shared table (for tests and statistics).
@@ -275,6 +284,7 @@ impl Engine {
             control: Arc::clone(&control),
             lines,
             by_depth: Mutex::new(Vec::new()),
+            learned: Arc::clone(&self.learned),
         });
         self.tt.new_search();
         let root = pos.clone();
@@ -357,7 +367,9 @@ fn run(
                     let r = catch_unwind(AssertUnwindSafe(|| {
                         let mut w = Worker::new(id, p, Arc::clone(&sh));
                         w.iterate(&mut |_, _| {});
-                        (w.completed.take(), w.seldepth())
+                        let r = (w.completed.take(), w.seldepth());
+                        w.keep_learned();
+                        r
                     }));
                     // A helper that panicked ends the whole search: its error is reported.
                     // One that reached the depth limit ends it too, unless the main
@@ -394,6 +406,7 @@ fn run(
         partial = main.partial;
         main_lines = std::mem::take(&mut main.lines);
         let mut out = vec![(main.completed.take(), main.seldepth())];
+        main.keep_learned();
         for h in helpers {
             match h.join() {
                 Ok(Ok(r)) => out.push(r),
