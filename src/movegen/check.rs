@@ -2,7 +2,7 @@
 //! attackers, the legality view), and whether a side is in check.
 
 use crate::core::geometry::{Bitboard, Square};
-use crate::core::moves::Color;
+use crate::core::moves::{Color, Move, MoveKind};
 use crate::position::Position;
 
 impl Position {
@@ -14,6 +14,26 @@ impl Position {
     /// `occ` and `them` may describe a board after a hypothetical move, as long as every
     /// square of `them` still holds the piece the mailbox says.
     pub fn attackers_to(&self, sq: Square, occ: Bitboard, them: Bitboard, by: Color) -> Bitboard {
+        self.scan_attackers::<false>(sq, occ, them, by)
+    }
+
+    /// True when `by`'s pieces in `them` attack `sq` on occupancy `occ` (the view of
+    /// [`Position::attackers_to`]); stops at the first attacker found.
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, occ: Bitboard, them: Bitboard, by: Color) -> bool {
+        self.scan_attackers::<true>(sq, occ, them, by).any()
+    }
+
+    /// The attackers of `sq`; with `FIRST`, only until one is found (legality tests ask
+    /// whether, not who, and the cheap leaps are looked at first).
+    #[inline(always)]
+    fn scan_attackers<const FIRST: bool>(
+        &self,
+        sq: Square,
+        occ: Bitboard,
+        them: Bitboard,
+        by: Color,
+    ) -> Bitboard {
         let v = &*self.v;
         let map = &v.attackers[by.idx()];
         let tables = &v.attacks[by.idx()];
@@ -24,13 +44,27 @@ impl Position {
             att |= tables[t as usize].leap_capture_rev[sq.idx()] & self.by_type[t as usize];
         }
         att &= them;
-        for g in &map.rays {
-            if let Some(b) = v.rays.get(g.ray).first_blocker(sq, occ) {
-                if them.has(b)
-                    && (g.types & reach) >> self.board[b.idx()].kind() & 1 != 0
-                    && g.from.has(b)
-                {
-                    att.set(b);
+        if FIRST && att.any() {
+            return att;
+        }
+        // Most rays from a square meet no enemy rider at all: those are not followed.
+        let riders = self.typed(map.ray_types) & them;
+        if riders.any() {
+            for g in &map.rays {
+                let ray = v.rays.get(g.ray);
+                if (ray.mask[sq.idx()] & riders).is_empty() {
+                    continue;
+                }
+                if let Some(b) = ray.first_blocker(sq, occ) {
+                    if them.has(b)
+                        && (g.types & reach) >> self.board[b.idx()].kind() & 1 != 0
+                        && g.from.has(b)
+                    {
+                        att.set(b);
+                        if FIRST {
+                            return att;
+                        }
+                    }
                 }
             }
         }
@@ -42,15 +76,21 @@ impl Position {
                 }
             }
         }
-        for g in &map.hops {
-            let full = v.rays.get(g.full);
-            if let Some(screen) = full.first_blocker(sq, occ) {
-                if let Some(h) = full.first_blocker(screen, occ) {
-                    if them.has(h)
-                        && v.rays.get(g.ray).mask[sq.idx()].has(h)
-                        && (g.types & reach) >> self.board[h.idx()].kind() & 1 != 0
-                    {
-                        att.set(h);
+        let hoppers = self.typed(map.hop_types) & them;
+        if hoppers.any() {
+            for g in &map.hops {
+                let full = v.rays.get(g.full);
+                if (full.mask[sq.idx()] & hoppers).is_empty() {
+                    continue;
+                }
+                if let Some(screen) = full.first_blocker(sq, occ) {
+                    if let Some(h) = full.first_blocker(screen, occ) {
+                        if them.has(h)
+                            && v.rays.get(g.ray).mask[sq.idx()].has(h)
+                            && (g.types & reach) >> self.board[h.idx()].kind() & 1 != 0
+                        {
+                            att.set(h);
+                        }
                     }
                 }
             }
@@ -79,6 +119,17 @@ impl Position {
             }
         }
         att
+    }
+
+    /// The squares of every piece, of either colour, of the types in `types` (bit mask).
+    #[inline(always)]
+    fn typed(&self, mut types: u32) -> Bitboard {
+        let mut bb = Bitboard::EMPTY;
+        while types != 0 {
+            bb |= self.by_type[types.trailing_zeros() as usize];
+            types &= types - 1;
+        }
+        bb
     }
 
     /// True when a ride, hop or facing of `by` reaches `sq` along a ray that passes
@@ -160,12 +211,6 @@ impl Position {
         out
     }
 
-    /// True when `by`'s pieces in `them` attack `sq` on occupancy `occ`.
-    #[inline]
-    pub fn is_attacked(&self, sq: Square, occ: Bitboard, them: Bitboard, by: Color) -> bool {
-        self.attackers_to(sq, occ, them, by).any()
-    }
-
     /// True when a royal piece of `c` is attacked.
     pub fn is_attacked_royal(&self, c: Color) -> bool {
         if let Some(x) = self.v.occupy.as_deref() {
@@ -181,5 +226,39 @@ impl Position {
     /// True when the side to move is in check.
     pub fn in_check(&self) -> bool {
         self.is_attacked_royal(self.side)
+    }
+
+    /// The same as [`Position::in_check`] right after a move, found from that move alone
+    /// where it can be: the search asks after every move, and a full attack test is a
+    /// sixth of its time. Before the move the side now to move was not attacked, so an
+    /// ordinary move or drop can only check with the piece that arrived (its leaps; its
+    /// rides run through its square) or along a ray through a square it left or entered.
+    /// Moves that change more squares (castling, en passant, kills, stacks, switches),
+    /// and variants whose attacks do not all run along rays, take the full test.
+    pub fn gave_check(&self) -> bool {
+        let Some(last) = self.history.last() else {
+            return self.in_check();
+        };
+        let m = last.mv;
+        let touched = match m.kind() {
+            MoveKind::Normal | MoveKind::DoubleStep if !m.has_kills() => {
+                m.from().bb() | m.to().bb()
+            }
+            MoveKind::Drop => m.to().bb(),
+            _ => return self.in_check(),
+        };
+        if self.v.lines.is_none() || self.v.occupy.is_some() || m == Move::NULL {
+            return self.in_check();
+        }
+        let us = self.side;
+        let by = us.flip();
+        let to = m.to();
+        let arrived = self.board[to.idx()].kind() as usize;
+        let leaps = &self.v.attacks[by.idx()][arrived].leap_capture_rev;
+        let occ = self.occupied();
+        let them = self.by_color[by.idx()];
+        self.royals(us)
+            .iter()
+            .any(|k| leaps[k.idx()].has(to) || self.attacked_along(k, occ, them, by, touched))
     }
 }

@@ -548,6 +548,11 @@ pub struct AttackerMap {
     pub bents: Vec<BentGroup>,
     /// Lame-leap captures.
     pub lames: Vec<LameGroup>,
+    /// The types with any ride capture (bit mask): a ray with none of them on it
+    /// holds no attacker and need not be followed.
+    pub ray_types: u32,
+    /// The types with any hop capture (bit mask).
+    pub hop_types: u32,
     /// Royal pieces that may not face the other side's royal pieces along these rays
     /// with nothing between (Xiangqi's flying general, Eurasian bare facing): for
     /// legality a facing royal counts as an attacker.
@@ -630,6 +635,8 @@ impl AttackerMap {
                 map.lames.push(LameGroup { from, ptype: t });
             }
         }
+        map.ray_types = map.rays.iter().fold(0, |m, g| m | g.types);
+        map.hop_types = map.hops.iter().fold(0, |m, g| m | g.types);
         map
     }
 

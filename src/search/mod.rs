@@ -893,7 +893,7 @@ impl Worker {
             self.current[ply] = m;
             self.conts[ply] = self.hist.index(pc, to);
             self.pos.make_move(m);
-            let gives_check = self.pos.in_check();
+            let gives_check = self.pos.gave_check();
             if prune && !gives_check {
                 self.pos.unmake_move();
                 continue;
@@ -1120,7 +1120,7 @@ impl Worker {
                 }
             }
             self.pos.make_move(m);
-            let gives_check = self.pos.in_check();
+            let gives_check = self.pos.gave_check();
             let s = -self.qsearch(-beta, -alpha, ply + 1, qply + 1, gives_check);
             self.pos.unmake_move();
             if self.stopped {

@@ -1,0 +1,59 @@
+//! `gave_check`, the search's test for check after a move, agrees with the full attack
+//! test `in_check` after every legal move of seeded random games in every built-in game
+//! (hoppers, facing royals, regions, drops, kills and stacks included: the moves and
+//! variants it cannot judge from the move alone must fall back to the full test).
+
+mod common;
+
+use common::Rng;
+use tenfold::core::moves::MoveList;
+use tenfold::registry;
+use tenfold::Position;
+
+/// Plays `games` random games of `plies` plies in `name`; after every legal move of
+/// every position on the way, the two tests must agree. Returns the checks seen.
+fn walk(name: &str, games: usize, plies: usize, seed: u64) -> usize {
+    let v = registry::get(name).unwrap();
+    let mut rng = Rng(seed);
+    let mut checks = 0;
+    for _ in 0..games {
+        let mut p = Position::startpos(&v);
+        for _ in 0..plies {
+            let mut list = MoveList::new();
+            p.legal_moves(&mut list);
+            if list.is_empty() || p.halfmove() >= 100 {
+                break;
+            }
+            let mut checking = Vec::new();
+            let fen = p.fen();
+            for &m in list.iter() {
+                let text = p.move_to_string(m);
+                p.make_move(m);
+                let full = p.in_check();
+                assert_eq!(p.gave_check(), full, "{name}: after {text} in {fen}");
+                if full {
+                    checks += 1;
+                    checking.push(m);
+                }
+                p.unmake_move();
+            }
+            // Half the time a checking move is played, so the walk sees the positions
+            // checks lead to (evasions, double checks, discovered checks).
+            let m = if !checking.is_empty() && rng.below(2) == 0 {
+                *rng.pick(&checking)
+            } else {
+                *rng.pick(list.as_slice())
+            };
+            p.make_move(m);
+        }
+    }
+    checks
+}
+
+#[test]
+fn the_check_test_after_a_move_agrees_with_the_full_test_in_every_built_in_game() {
+    for (i, name) in registry::names().into_iter().enumerate() {
+        let checks = walk(name, 8, 200, 0x5eed + i as u64);
+        assert!(checks > 0, "{name}: no check in the random games");
+    }
+}
