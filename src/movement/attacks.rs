@@ -329,6 +329,15 @@ impl PieceAttacks {
             && self.lame.iter().all(|l| !l.mode.captures())
     }
 
+    /// True when every capture of the piece is a leap: its capture targets are then
+    /// `leap_capture` on any occupancy.
+    pub fn captures_by_leap_only(&self) -> bool {
+        self.lame.iter().all(|a| !a.mode.captures())
+            && self.rides.iter().all(|a| !a.mode.captures())
+            && self.hops.iter().all(|a| !a.mode.captures())
+            && self.bents.iter().all(|a| !a.mode.captures())
+    }
+
     /// Where a piece standing on `from` may go, given the occupancy.
     #[inline(always)]
     pub fn targets(&self, rays: &Rays, from: Square, occ: Bitboard) -> Targets {
