@@ -48,11 +48,17 @@ pub fn exercise(pos: &mut Position) {
                 other.map(|b| pos.move_to_string(b))
             ),
         }
-        texts.push(text);
         pos.make_move(m);
         assert_sound(pos, "after a legal move");
+        assert_eq!(
+            pos.gave_check(),
+            pos.in_check(),
+            "{}: the check test after {text} disagrees with the full one",
+            pos.fen()
+        );
         let _ = pos.game_result();
         pos.unmake_move();
+        texts.push(text);
         assert_eq!(pos.key(), key, "unmake restores the key");
     }
     texts.sort();
