@@ -897,7 +897,12 @@ impl Worker {
                 self.pos.unmake_move();
                 continue;
             }
-            let ext = (gives_check && (ply as i32) < 2 * self.root_depth) as i32;
+            // A check that hands material over (the checker is lost by exchange) is no
+            // forcing line worth a ply: Grand's many long-range pieces give such checks
+            // at nearly every node.
+            let ext = (gives_check
+                && (ply as i32) < 2 * self.root_depth
+                && (is_tactical || self.safe_check(m))) as i32;
             let new_depth = depth - 1 + ext;
             let mut s;
             if searched == 0 {
@@ -1146,6 +1151,15 @@ impl Worker {
             .tt
             .store(key, best_move, score_to_tt(best, ply), raw, 0, bound);
         best
+    }
+
+    /// Whether the quiet move `m`, just made, keeps its piece by exchange (SEE of the
+    /// position before it is not negative).
+    fn safe_check(&mut self, m: Move) -> bool {
+        self.pos.unmake_move();
+        let safe = see(&self.eval, &self.pos, m) >= 0;
+        self.pos.make_move(m);
+        safe
     }
 
     /// Deepest ply of the last iteration.
