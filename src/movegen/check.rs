@@ -3,6 +3,7 @@
 
 use crate::core::geometry::{Bitboard, Square};
 use crate::core::moves::{Color, Move, MoveKind};
+use crate::movement::attacks::{HopGroup, RayGroup};
 use crate::position::Position;
 
 impl Position {
@@ -51,19 +52,13 @@ impl Position {
         let riders = self.typed(map.ray_types) & them;
         if riders.any() {
             for g in &map.rays {
-                let ray = v.rays.get(g.ray);
-                if (ray.mask[sq.idx()] & riders).is_empty() {
+                if (v.rays.get(g.ray).mask[sq.idx()] & riders).is_empty() {
                     continue;
                 }
-                if let Some(b) = ray.first_blocker(sq, occ) {
-                    if them.has(b)
-                        && (g.types & reach) >> self.board[b.idx()].kind() & 1 != 0
-                        && g.from.has(b)
-                    {
-                        att.set(b);
-                        if FIRST {
-                            return att;
-                        }
+                if let Some(b) = self.ray_attacker(g, sq, occ, them, reach) {
+                    att.set(b);
+                    if FIRST {
+                        return att;
                     }
                 }
             }
@@ -79,19 +74,11 @@ impl Position {
         let hoppers = self.typed(map.hop_types) & them;
         if hoppers.any() {
             for g in &map.hops {
-                let full = v.rays.get(g.full);
-                if (full.mask[sq.idx()] & hoppers).is_empty() {
+                if (v.rays.get(g.full).mask[sq.idx()] & hoppers).is_empty() {
                     continue;
                 }
-                if let Some(screen) = full.first_blocker(sq, occ) {
-                    if let Some(h) = full.first_blocker(screen, occ) {
-                        if them.has(h)
-                            && v.rays.get(g.ray).mask[sq.idx()].has(h)
-                            && (g.types & reach) >> self.board[h.idx()].kind() & 1 != 0
-                        {
-                            att.set(h);
-                        }
-                    }
+                if let Some(h) = self.hop_attacker(g, sq, occ, them, reach) {
+                    att.set(h);
                 }
             }
         }
@@ -119,6 +106,42 @@ impl Position {
             }
         }
         att
+    }
+
+    /// The piece of `them` that the ride group `g` brings onto `sq`: the first one on
+    /// its ray, of a type of the group that may capture there (`reach`).
+    #[inline(always)]
+    fn ray_attacker(
+        &self,
+        g: &RayGroup,
+        sq: Square,
+        occ: Bitboard,
+        them: Bitboard,
+        reach: u32,
+    ) -> Option<Square> {
+        let b = self.v.rays.get(g.ray).first_blocker(sq, occ)?;
+        (them.has(b) && (g.types & reach) >> self.board[b.idx()].kind() & 1 != 0 && g.from.has(b))
+            .then_some(b)
+    }
+
+    /// The hopper of `them` that the hop group `g` brings onto `sq`: the piece just
+    /// beyond the first screen, within the hop's range, of a type of the group.
+    #[inline(always)]
+    fn hop_attacker(
+        &self,
+        g: &HopGroup,
+        sq: Square,
+        occ: Bitboard,
+        them: Bitboard,
+        reach: u32,
+    ) -> Option<Square> {
+        let full = self.v.rays.get(g.full);
+        let screen = full.first_blocker(sq, occ)?;
+        let h = full.first_blocker(screen, occ)?;
+        (them.has(h)
+            && self.v.rays.get(g.ray).mask[sq.idx()].has(h)
+            && (g.types & reach) >> self.board[h.idx()].kind() & 1 != 0)
+            .then_some(h)
     }
 
     /// The squares of every piece, of either colour, of the types in `types` (bit mask).
@@ -163,33 +186,19 @@ impl Position {
                 } else {
                     (&map.facing[i - nr], !0)
                 };
-                let ray = v.rays.get(g.ray);
-                if (ray.mask[sq.idx()] & touched).is_empty() {
+                if (v.rays.get(g.ray).mask[sq.idx()] & touched).is_empty() {
                     continue;
                 }
-                if let Some(b) = ray.first_blocker(sq, occ) {
-                    if them.has(b)
-                        && (g.types & reach) >> self.board[b.idx()].kind() & 1 != 0
-                        && g.from.has(b)
-                    {
-                        return true;
-                    }
+                if self.ray_attacker(g, sq, occ, them, reach).is_some() {
+                    return true;
                 }
             } else {
                 let g = &map.hops[i - nr - nf];
-                let full = v.rays.get(g.full);
-                if (full.mask[sq.idx()] & touched).is_empty() {
+                if (v.rays.get(g.full).mask[sq.idx()] & touched).is_empty() {
                     continue;
                 }
-                if let Some(screen) = full.first_blocker(sq, occ) {
-                    if let Some(h) = full.first_blocker(screen, occ) {
-                        if them.has(h)
-                            && v.rays.get(g.ray).mask[sq.idx()].has(h)
-                            && (g.types & reach) >> self.board[h.idx()].kind() & 1 != 0
-                        {
-                            return true;
-                        }
-                    }
+                if self.hop_attacker(g, sq, occ, them, reach).is_some() {
+                    return true;
                 }
             }
         }
