@@ -286,8 +286,8 @@ impl Frame {
     fn pick(&mut self, i: usize) -> (Move, i32) {
         let rest = &self.scores[i..self.moves.len()];
         // The first of the highest, found in two passes the compiler can vectorize (a
-        // single pass keeping an index cannot be): Grand's 60-odd moves a node made the
-        // one-pass scan a fifth of the search's time.
+        // single pass keeping an index cannot be): with 60-odd moves a node on a 10x10
+        // board the one-pass scan was a fifth of the search's time.
         let best = rest.iter().copied().max().unwrap_or(0);
         let bi = i + rest.iter().position(|&s| s == best).unwrap_or(0);
         self.moves.as_mut_slice().swap(i, bi);
@@ -898,8 +898,8 @@ impl Worker {
                 continue;
             }
             // A check that hands material over (the checker is lost by exchange) is no
-            // forcing line worth a ply: Grand's many long-range pieces give such checks
-            // at nearly every node.
+            // forcing line worth a ply: many long-range pieces on a large board give
+            // such checks at nearly every node.
             let ext = (gives_check
                 && (ply as i32) < 2 * self.root_depth
                 && (is_tactical || self.safe_check(m))) as i32;
