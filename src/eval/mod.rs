@@ -103,9 +103,6 @@ pub struct Eval {
     dark: Bitboard,
     /// Types below queen value that ride the whole length of a file (the open-file terms).
     file_riders: Vec<usize>,
-    /// Per colour, the types (bit mask) whose every capture is a leap: their attacks are
-    /// a table lookup, whatever the occupancy.
-    leap_capturers: [u32; 2],
 }
 
 /// The search's sink: adds each feature's weights as it is reported.
@@ -315,11 +312,6 @@ impl Eval {
                         && rides_files(v, t)
                 })
                 .collect(),
-            leap_capturers: [0, 1].map(|c| {
-                (0..n)
-                    .filter(|&t| v.attacks[c][t].captures_by_leap_only())
-                    .fold(0, |m, t| m | 1 << t)
-            }),
             by_value: {
                 let mut t: Vec<usize> = (0..n).filter(|&t| v.royal_mask >> t & 1 == 0).collect();
                 t.sort_by_key(|&t| v.pieces[t].value);
@@ -457,13 +449,8 @@ impl Eval {
             m &= m - 1;
             for c in Color::BOTH {
                 let pa = &v.attacks[c.idx()][t as usize];
-                let leaps = self.leap_capturers[c.idx()] >> t & 1 != 0;
                 for sq in pos.pieces(t, c).iter() {
-                    pawn_att[c.idx()] |= if leaps {
-                        pa.leap_capture[sq.idx()]
-                    } else {
-                        pa.targets(&v.rays, sq, everywhere).capture
-                    };
+                    pawn_att[c.idx()] |= pa.capture_targets(&v.rays, sq, everywhere);
                 }
             }
         }
@@ -503,11 +490,7 @@ impl Eval {
                             }
                         }
                         if THREATS {
-                            att[ci][t] |= if self.leap_capturers[ci] >> t & 1 != 0 {
-                                pa.leap_capture[sq.idx()] & occ
-                            } else {
-                                pa.targets(&v.rays, sq, occ).capture
-                            };
+                            att[ci][t] |= pa.capture_targets(&v.rays, sq, occ);
                         }
                         continue;
                     }

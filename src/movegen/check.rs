@@ -239,9 +239,10 @@ impl Position {
 
     /// The same as [`Position::in_check`] right after a move, found from that move alone
     /// where it can be: the search asks after every move, and a full attack test looks
-    /// at every line to the royal where the move touched at most two. Before the move the side now to move was not attacked, so an
-    /// ordinary move or drop can only check with the piece that arrived (its leaps; its
-    /// rides run through its square) or along a ray through a square it left or entered.
+    /// at every line to the royal where the move touched at most two. Before the move
+    /// the side now to move was not attacked, so an ordinary move or drop can only check
+    /// with the piece that arrived (its leaps; its rides run through its square) or
+    /// along a ray through a square it left or entered.
     /// Moves that change more squares (castling, en passant, kills, stacks, switches),
     /// and variants whose attacks do not all run along rays, take the full test.
     pub fn gave_check(&self) -> bool {

@@ -175,6 +175,8 @@ pub struct PieceAttacks {
     plain: Option<PlainRides>,
     /// With `plain`, the other rides (one mode only, or from some squares only).
     odd_rides: Vec<RayAtom>,
+    /// Every capture is a leap: the capture targets are `leap_capture` on any occupancy.
+    leap_captures_only: bool,
 }
 
 /// The rides of a piece whose rides all move and capture alike from every square: for
@@ -244,6 +246,7 @@ impl PieceAttacks {
             region: board.all,
             plain: None,
             odd_rides: Vec::new(),
+            leap_captures_only: false,
         };
         for atom in atoms {
             let from = if atom.initial { initial } else { board.all };
@@ -318,6 +321,10 @@ impl PieceAttacks {
             pa.plain = Some(PlainRides::build(rays, pa.rides.iter().filter(plain)));
             pa.odd_rides = pa.rides.iter().filter(|r| !plain(r)).cloned().collect();
         }
+        pa.leap_captures_only = pa.lame.iter().all(|a| !a.mode.captures())
+            && pa.rides.iter().all(|a| !a.mode.captures())
+            && pa.hops.iter().all(|a| !a.mode.captures())
+            && pa.bents.iter().all(|a| !a.mode.captures());
         pa
     }
 
@@ -329,13 +336,16 @@ impl PieceAttacks {
             && self.lame.iter().all(|l| !l.mode.captures())
     }
 
-    /// True when every capture of the piece is a leap: its capture targets are then
-    /// `leap_capture` on any occupancy.
-    pub fn captures_by_leap_only(&self) -> bool {
-        self.lame.iter().all(|a| !a.mode.captures())
-            && self.rides.iter().all(|a| !a.mode.captures())
-            && self.hops.iter().all(|a| !a.mode.captures())
-            && self.bents.iter().all(|a| !a.mode.captures())
+    /// The squares a piece on `from` captures on, given the occupancy: one table lookup
+    /// for a piece that captures only by leaps (pawns, mostly; the evaluation asks for
+    /// every one of them at every node).
+    #[inline(always)]
+    pub fn capture_targets(&self, rays: &Rays, from: Square, occ: Bitboard) -> Bitboard {
+        if self.leap_captures_only {
+            self.leap_capture[from.idx()] & occ
+        } else {
+            self.targets(rays, from, occ).capture
+        }
     }
 
     /// Where a piece standing on `from` may go, given the occupancy.
