@@ -15,10 +15,11 @@ pub const NO_CONT: ContIndex = u32::MAX;
 /// Largest magnitude a history entry reaches (the update's gravity keeps it below this).
 const LIMIT: i32 = 16_384;
 
-/// Bonus for a move that caused a cut at `depth` (the malus is its negation).
+/// Bonus for a move that caused a cut at `depth` (the malus is its negation): Stockfish
+/// 11's curve scaled to this table, so a cut near the leaves still moves an entry.
 #[inline]
 pub fn bonus(depth: i32) -> i32 {
-    (depth * depth * 16).min(1_600)
+    (48 * depth * depth + 96 * depth - 96).clamp(16, 4_000)
 }
 
 /// Moves an entry towards `bonus` with gravity, so old news fades and entries stay bounded.
