@@ -347,6 +347,8 @@ fn eval_sections_override_the_derived_weights_and_bad_ones_name_the_key() {
         ("[eval]\npassed = [[1, 2]]", "eval.passed"),
         ("[eval]\ntempo = [99999, 0]", "eval.tempo"),
         ("[eval]\nroyal_danger = [-1, 5]", "eval.royal_danger"),
+        ("[eval]\nroyal_weak = -2", "eval.royal_weak"),
+        ("[eval]\npassed_blocked = [0, 99999]", "eval.passed_blocked"),
     ] {
         let err = Variant::from_toml(
             &format!("extends = \"chess\"\nname = \"x\"\n{section}\n"),

@@ -52,6 +52,8 @@ pub trait Sink {
     fn scalar(&mut self, c: usize, term: usize, n: i32);
     /// A piece of type `t` attacks `hits` squares of side `c`'s royal zone.
     fn zone_hits(&mut self, c: usize, t: usize, hits: i32);
+    /// `n` squares of side `c`'s royal zone are attacked and not guarded.
+    fn weak_zone(&mut self, c: usize, n: i32);
 }
 
 /// Per-variant evaluation tables (built once per search from the variant's weights).
@@ -70,6 +72,8 @@ pub struct Eval {
     scalars: [(i32, i32); weights::SCALARS.len()],
     /// Any of doubled, isolated, connected weighs something.
     shape_on: bool,
+    /// Any of the passer's blocked and royal-distance terms weighs something.
+    passer_on: bool,
     /// Any threat term weighs something.
     threats_on: bool,
     pawn_mask: u32,
@@ -158,6 +162,10 @@ impl Sink for Score<'_> {
     fn zone_hits(&mut self, c: usize, t: usize, hits: i32) {
         self.attackers[c] += 1;
         self.danger[c] += hits * self.e.weights.royal_attack[t];
+    }
+    #[inline(always)]
+    fn weak_zone(&mut self, c: usize, n: i32) {
+        self.danger[c] += n * self.e.weights.royal_weak;
     }
 }
 
@@ -281,6 +289,9 @@ impl Eval {
             mob: mobw,
             passed,
             shape_on: on(weights::DOUBLED) || on(weights::ISOLATED) || on(weights::CONNECTED),
+            passer_on: on(weights::PASSED_BLOCKED)
+                || on(weights::PASSED_OWN_ROYAL)
+                || on(weights::PASSED_ENEMY_ROYAL),
             threats_on: on(weights::THREAT_CHEAPER) || on(weights::HANGING),
             scalars,
             weights: w,
@@ -457,6 +468,12 @@ impl Eval {
         // With THREATS: per side and type, the occupied squares its pieces attack.
         let mut att = [[Bitboard::EMPTY; MAX_PIECE_TYPES]; 2];
         let shape = self.shape_on || sink.wants_all();
+        let passer = self.passer_on || sink.wants_all();
+        // For the weak squares of the royal zones: per side, every square its pieces
+        // attack, and those its non-royal pieces guard.
+        let weak_on = self.weights.royal_weak != 0 || sink.wants_all();
+        let mut reach_all = pawn_att;
+        let mut guard = pawn_att;
         for c in Color::BOTH {
             let ci = c.idx();
             let own = pos.color_bb(c);
@@ -476,6 +493,9 @@ impl Eval {
                         let s = sq.idx();
                         if (self.front_span[ci][s] & pawns[1 - ci]).is_empty() {
                             sink.passed(ci, sq);
+                            if passer {
+                                self.passer_terms(pos, ci, sq, &royal_sq, sink);
+                            }
                         }
                         if shape {
                             let mine = pawns[ci];
@@ -494,10 +514,16 @@ impl Eval {
                         }
                         continue;
                     }
-                    if !mob_on && enemy_zone.is_empty() && !THREATS {
+                    if !mob_on && enemy_zone.is_empty() && !THREATS && !weak_on {
                         continue;
                     }
                     let tg = pa.targets(&v.rays, sq, occ);
+                    if weak_on {
+                        reach_all[ci] |= tg.quiet | tg.capture;
+                        if !is_royal {
+                            guard[ci] |= tg.quiet | tg.capture;
+                        }
+                    }
                     if THREATS {
                         att[ci][t] |= tg.capture;
                     }
@@ -541,10 +567,52 @@ impl Eval {
                 sink.scalar(ci, weights::SHELTER, cover);
             }
         }
+        if weak_on {
+            for ci in 0..2 {
+                let weak = zones[ci] & reach_all[1 - ci] & !guard[ci];
+                if weak.any() {
+                    sink.weak_zone(ci, weak.count() as i32);
+                }
+            }
+        }
         if THREATS {
             self.threats(pos, &att, sink);
         }
         sink.scalar(pos.side_to_move().idx(), weights::TEMPO_TERM, 1);
+    }
+
+    /// A passed pawn-rule piece of side `ci` on `sq`: whether the square ahead is taken,
+    /// and how near each side's royal stands to it, weighed by how far the passer has come.
+    fn passer_terms<S: Sink>(
+        &self,
+        pos: &Position,
+        ci: usize,
+        sq: Square,
+        royal_sq: &[Bitboard; 2],
+        sink: &mut S,
+    ) {
+        let ahead = self.file_ahead[ci][sq.idx()];
+        if ahead.is_empty() {
+            return;
+        }
+        // Squares count up by rank, so the nearest square ahead is the lowest for White.
+        let stop = if ci == 0 { ahead.lsb() } else { ahead.msb() };
+        if pos.occupied().has(stop) {
+            sink.scalar(ci, weights::PASSED_BLOCKED, 1);
+        }
+        let bd = &pos.variant().board;
+        let rank = self.relative(ci, sq) as i32 / bd.files as i32;
+        let dist = |k: Square| {
+            let df = (bd.file_of(k) - bd.file_of(stop)).abs();
+            let dr = (bd.rank_of(k) - bd.rank_of(stop)).abs();
+            df.max(dr).min(5)
+        };
+        if let Some(k) = royal_sq[ci].iter().next() {
+            sink.scalar(ci, weights::PASSED_OWN_ROYAL, dist(k) * rank);
+        }
+        if let Some(k) = royal_sq[1 - ci].iter().next() {
+            sink.scalar(ci, weights::PASSED_ENEMY_ROYAL, dist(k) * rank);
+        }
     }
 
     /// Pieces attacked by a cheaper enemy piece (royals do not count as cheap
@@ -677,6 +745,70 @@ mod tests {
         ] {
             let p = Position::from_fen(&v, fen).unwrap();
             assert_eq!(on.evaluate(&p) - off.evaluate(&p), bonus, "{fen}");
+        }
+    }
+
+    /// Hears only the weak royal-zone squares.
+    struct WeakSquares([i32; 2]);
+    impl Sink for WeakSquares {
+        fn wants_mobility(&self, _: usize) -> bool {
+            false
+        }
+        fn wants_all(&self) -> bool {
+            true
+        }
+        fn piece(&mut self, _: usize, _: usize, _: Square) {}
+        fn passed(&mut self, _: usize, _: Square) {}
+        fn mobility(&mut self, _: usize, _: usize, _: i32) {}
+        fn hand(&mut self, _: usize, _: usize, _: i32) {}
+        fn scalar(&mut self, _: usize, _: usize, _: i32) {}
+        fn zone_hits(&mut self, _: usize, _: usize, _: i32) {}
+        fn weak_zone(&mut self, c: usize, n: i32) {
+            self.0[c] += n;
+        }
+    }
+
+    #[test]
+    fn a_royal_zone_square_is_weak_when_attacked_and_guarded_by_no_piece_but_the_royal() {
+        let v = registry::get("chess").unwrap();
+        let e = Eval::new(&v);
+        for (fen, black_weak) in [
+            // The a8 rook reaches f8 and the king's own square g8; the pawns guard
+            // neither, and the king's own guard of f8 does not count.
+            ("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", 2),
+            // A knight on d7 guards f8: only g8 is left.
+            ("R5k1/3n1ppp/8/8/8/8/8/6K1 b - - 0 1", 1),
+        ] {
+            let p = Position::from_fen(&v, fen).unwrap();
+            let mut s = WeakSquares([0; 2]);
+            e.walk::<_, false>(&p, &mut s);
+            assert_eq!(s.0, [0, black_weak], "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_passer_counts_the_royals_distance_to_its_stop_square_and_a_blocker() {
+        let v = registry::get("chess").unwrap();
+        let with = |term: usize| {
+            let mut w = Weights::of(&v);
+            let f = w.layout.scalar(term);
+            w.mg[f] = 1;
+            w.eg[f] = 1;
+            Eval::with_weights(&v, w)
+        };
+        let off = Eval::with_weights(&v, Weights::of(&v));
+        // The e6 passer (relative rank 5, counting from 0) stops on e7: the white king on
+        // e1 is six steps away (counted as five), the black one on e8 one step.
+        let free = "4k3/8/4P3/8/8/8/8/4K3 w - - 0 1";
+        let blocked = "4k3/4n3/4P3/8/8/8/8/4K3 w - - 0 1";
+        for (term, fen, n) in [
+            (weights::PASSED_OWN_ROYAL, free, 25),
+            (weights::PASSED_ENEMY_ROYAL, free, 5),
+            (weights::PASSED_BLOCKED, free, 0),
+            (weights::PASSED_BLOCKED, blocked, 1),
+        ] {
+            let p = Position::from_fen(&v, fen).unwrap();
+            assert_eq!(with(term).evaluate(&p) - off.evaluate(&p), n, "{fen}");
         }
     }
 

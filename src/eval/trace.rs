@@ -2,7 +2,8 @@
 //! is linear in every weight but the royal-danger curve, whose gradient is written out.
 //!
 //! Weights as one vector ([`Weights::to_vec`]): middlegame weight per feature, endgame
-//! weight per feature, `royal_attack` per type, then the danger scale and cap.
+//! weight per feature, `royal_attack` per type, `royal_weak`, then the danger scale
+//! and cap.
 
 use super::{weights, Eval, Sink, Weights};
 use crate::core::geometry::Square;
@@ -16,7 +17,8 @@ pub struct Trace {
     /// (feature, White's count minus Black's), each feature once.
     pub features: Vec<(u32, i16)>,
     /// Per side whose royal zone two or more pieces attack: (type, attacked squares),
-    /// each type once. Empty otherwise (no penalty whatever the weights).
+    /// each type once, and (number of types, weak zone squares). Empty otherwise (no
+    /// penalty whatever the weights).
     pub danger: [Vec<(u16, u16)>; 2],
 }
 
@@ -73,6 +75,10 @@ impl Sink for Recorder<'_> {
         self.attackers[c] += 1;
         self.hits[c][t] += hits;
     }
+    fn weak_zone(&mut self, c: usize, n: i32) {
+        let types = self.e.weights.layout.types;
+        self.hits[c][types] += n;
+    }
 }
 
 /// Traces positions of one game, reusing its scratch space.
@@ -89,7 +95,7 @@ impl<'a> Tracer<'a> {
                 e,
                 counts: vec![0; l.features()],
                 touched: Vec::new(),
-                hits: [vec![0; l.types], vec![0; l.types]],
+                hits: [vec![0; l.types + 1], vec![0; l.types + 1]],
                 attackers: [0; 2],
             },
         }
@@ -149,7 +155,7 @@ impl Offsets {
     pub fn eg(&self, f: usize) -> usize {
         self.features + f
     }
-    /// `royal_attack` of type `t`.
+    /// `royal_attack` of type `t`; `t` = the number of types is `royal_weak`.
     #[inline(always)]
     pub fn attack(&self, t: usize) -> usize {
         2 * self.features + t
@@ -157,7 +163,7 @@ impl Offsets {
     /// The danger scale (the cap follows it).
     #[inline(always)]
     pub fn scale(&self) -> usize {
-        2 * self.features + self.types
+        2 * self.features + self.types + 1
     }
     /// Length of the vector.
     pub fn len(&self) -> usize {
@@ -174,6 +180,7 @@ impl Weights {
     pub fn to_vec(&self) -> Vec<f64> {
         let mut out: Vec<f64> = self.mg.iter().chain(&self.eg).map(|&x| x as f64).collect();
         out.extend(self.royal_attack.iter().map(|&x| x as f64));
+        out.push(self.royal_weak as f64);
         out.extend(self.royal_danger.iter().map(|&x| x as f64));
         out
     }
@@ -193,6 +200,7 @@ impl Weights {
                 .map(|&x| r(x))
                 .collect(),
             royal_attack: (0..o.types).map(|t| nonneg(p[o.attack(t)])).collect(),
+            royal_weak: nonneg(p[o.attack(o.types)]),
             royal_danger: [nonneg(p[o.scale()]), nonneg(p[o.scale() + 1])],
         }
     }
@@ -330,6 +338,16 @@ mod tests {
             for t in 0..w.layout.types {
                 w.mg[w.layout.mobility(t)] += 1;
             }
+            w.royal_weak = 9;
+            for (term, x) in [
+                (weights::PASSED_BLOCKED, (-8, -21)),
+                (weights::PASSED_OWN_ROYAL, (1, -3)),
+                (weights::PASSED_ENEMY_ROYAL, (2, 5)),
+            ] {
+                let f = w.layout.scalar(term);
+                w.mg[f] = x.0;
+                w.eg[f] = x.1;
+            }
             traces_reproduce_the_evaluation(game, Some(w));
         }
     }
@@ -353,6 +371,7 @@ mod tests {
             // Halfway weights keep the danger curve below its cap.
             let mut p = e.weights().to_vec();
             p[o.scale() + 1] = 1e9;
+            p[o.attack(o.types)] = 6.0;
             let mut grad = vec![0.0; p.len()];
             t.add_gradient(&p, &o, 1.0, &mut grad);
             for (i, &g) in grad.iter().enumerate() {

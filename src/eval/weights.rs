@@ -20,7 +20,7 @@ const LIGHT: i32 = 450;
 const TEMPO: i32 = 12;
 
 /// The scalar terms, in their order after the per-type and per-square ones.
-pub const SCALARS: [&str; 10] = [
+pub const SCALARS: [&str; 13] = [
     "tempo",
     "shelter",
     "doubled",
@@ -31,6 +31,9 @@ pub const SCALARS: [&str; 10] = [
     "pair",
     "open_file",
     "half_open_file",
+    "passed_blocked",
+    "passed_own_royal",
+    "passed_enemy_royal",
 ];
 /// Index of `tempo` among [`SCALARS`].
 pub const TEMPO_TERM: usize = 0;
@@ -52,6 +55,12 @@ pub const PAIR: usize = 7;
 pub const OPEN_FILE: usize = 8;
 /// Index of `half_open_file` among [`SCALARS`].
 pub const HALF_OPEN_FILE: usize = 9;
+/// Index of `passed_blocked` among [`SCALARS`].
+pub const PASSED_BLOCKED: usize = 10;
+/// Index of `passed_own_royal` among [`SCALARS`].
+pub const PASSED_OWN_ROYAL: usize = 11;
+/// Index of `passed_enemy_royal` among [`SCALARS`].
+pub const PASSED_ENEMY_ROYAL: usize = 12;
 
 /// Where each feature sits in the flat weight vectors of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,6 +129,9 @@ pub struct Weights {
     pub eg: Vec<i32>,
     /// Per type: danger it adds per attacked square of the enemy royal's zone, in quarters.
     pub royal_attack: Vec<i32>,
+    /// Danger per square of a royal's zone the enemy attacks and no own non-royal piece
+    /// guards, in quarters (added to `D` like an attacker type's).
+    pub royal_weak: i32,
     /// `[scale, cap]` of the royal-danger penalty `min(cap, D² · scale / 256)`.
     pub royal_danger: [i32; 2],
 }
@@ -253,6 +265,8 @@ impl Weights {
             mg,
             eg,
             royal_attack,
+            // Off by default (the bench and untuned tables keep their play); fitted.
+            royal_weak: 0,
             royal_danger: [32, 500],
         }
     }
@@ -277,6 +291,9 @@ impl Weights {
             e.pair,
             e.open_file,
             e.half_open_file,
+            e.passed_blocked,
+            e.passed_own_royal,
+            e.passed_enemy_royal,
         ]
         .into_iter()
         .enumerate()
@@ -309,6 +326,9 @@ impl Weights {
         }
         if let Some(d) = e.royal_danger {
             self.royal_danger = d;
+        }
+        if let Some(x) = e.royal_weak {
+            self.royal_weak = x;
         }
     }
 
@@ -351,6 +371,7 @@ impl Weights {
             "royal_danger = [{}, {}]",
             self.royal_danger[0], self.royal_danger[1]
         );
+        let _ = writeln!(out, "royal_weak = {}", self.royal_weak);
         let passed: Vec<String> = (0..l.ranks).map(|r| pair(l.passed(r))).collect();
         let _ = writeln!(out, "passed = [{}]", passed.join(", "));
         for (t, def) in v.pieces.iter().enumerate() {

@@ -24,6 +24,10 @@ pub struct EvalFile {
     /// sum of `royal_attack` over the attacked squares of the royal's zone.
     #[serde(default)]
     pub royal_danger: Option<Pair>,
+    /// Added to `D` per square of the royal's zone the enemy attacks and no own non-royal
+    /// piece guards, in quarters.
+    #[serde(default)]
+    pub royal_weak: Option<i32>,
     /// Passed pawn-rule piece, per relative rank (own first rank first).
     #[serde(default)]
     pub passed: Option<Vec<Pair>>,
@@ -51,6 +55,16 @@ pub struct EvalFile {
     /// Per file rider (below queen value) on a file with enemy pawn-rule pieces only.
     #[serde(default)]
     pub half_open_file: Option<Pair>,
+    /// Per passed pawn-rule piece with the square ahead of it occupied.
+    #[serde(default)]
+    pub passed_blocked: Option<Pair>,
+    /// Per passed pawn-rule piece: the own royal's distance (king steps, at most 5) to
+    /// the square ahead of it, times the passer's relative rank.
+    #[serde(default)]
+    pub passed_own_royal: Option<Pair>,
+    /// The same for the enemy royal's distance.
+    #[serde(default)]
+    pub passed_enemy_royal: Option<Pair>,
     /// Per piece letter.
     #[serde(default)]
     pub piece: BTreeMap<String, EvalPieceFile>,
@@ -90,6 +104,8 @@ pub struct EvalTable {
     pub shelter: Option<Pair>,
     /// See [`EvalFile::royal_danger`].
     pub royal_danger: Option<Pair>,
+    /// See [`EvalFile::royal_weak`].
+    pub royal_weak: Option<i32>,
     /// See [`EvalFile::passed`]; one entry per rank.
     pub passed: Option<Vec<Pair>>,
     /// See [`EvalFile::doubled`].
@@ -108,6 +124,12 @@ pub struct EvalTable {
     pub open_file: Option<Pair>,
     /// See [`EvalFile::half_open_file`].
     pub half_open_file: Option<Pair>,
+    /// See [`EvalFile::passed_blocked`].
+    pub passed_blocked: Option<Pair>,
+    /// See [`EvalFile::passed_own_royal`].
+    pub passed_own_royal: Option<Pair>,
+    /// See [`EvalFile::passed_enemy_royal`].
+    pub passed_enemy_royal: Option<Pair>,
     /// Per piece type.
     pub pieces: Vec<EvalPiece>,
 }
@@ -170,11 +192,19 @@ pub fn compile(
         ("pair", f.pair),
         ("open_file", f.open_file),
         ("half_open_file", f.half_open_file),
+        ("passed_blocked", f.passed_blocked),
+        ("passed_own_royal", f.passed_own_royal),
+        ("passed_enemy_royal", f.passed_enemy_royal),
     ];
     for (key, pair) in scalars {
         bounded(&format!("eval.{key}"), pair.iter().flatten())?;
     }
     bounded("eval.passed", f.passed.iter().flatten().flatten())?;
+    bounded("eval.royal_weak", f.royal_weak.iter())?;
+    if f.royal_weak.is_some_and(|x| x < 0) {
+        return Err(("eval.royal_weak".into(), "never negative".into()));
+    }
+    out.royal_weak = f.royal_weak;
     out.tempo = f.tempo;
     out.shelter = f.shelter;
     out.royal_danger = f.royal_danger;
@@ -187,6 +217,9 @@ pub fn compile(
     out.pair = f.pair;
     out.open_file = f.open_file;
     out.half_open_file = f.half_open_file;
+    out.passed_blocked = f.passed_blocked;
+    out.passed_own_royal = f.passed_own_royal;
+    out.passed_enemy_royal = f.passed_enemy_royal;
     for (key, pf) in &f.piece {
         let path = format!("eval.piece.{key}");
         let mut chars = key.chars();
