@@ -789,14 +789,23 @@ mod tests {
     #[test]
     fn a_passer_counts_the_royals_distance_to_its_stop_square_and_a_blocker() {
         let v = registry::get("chess").unwrap();
-        let with = |term: usize| {
+        // The table's own passer weights zeroed, then one term weighed 1 (or none).
+        let with = |term: Option<usize>| {
             let mut w = Weights::of(&v);
-            let f = w.layout.scalar(term);
-            w.mg[f] = 1;
-            w.eg[f] = 1;
+            let passer = [
+                weights::PASSED_BLOCKED,
+                weights::PASSED_OWN_ROYAL,
+                weights::PASSED_ENEMY_ROYAL,
+            ];
+            for t in passer {
+                let f = w.layout.scalar(t);
+                let x = (term == Some(t)) as i32;
+                w.mg[f] = x;
+                w.eg[f] = x;
+            }
             Eval::with_weights(&v, w)
         };
-        let off = Eval::with_weights(&v, Weights::of(&v));
+        let off = with(None);
         // The e6 passer (relative rank 5, counting from 0) stops on e7: the white king on
         // e1 is six steps away (counted as five), the black one on e8 one step.
         let free = "4k3/8/4P3/8/8/8/8/4K3 w - - 0 1";
@@ -808,7 +817,7 @@ mod tests {
             (weights::PASSED_BLOCKED, blocked, 1),
         ] {
             let p = Position::from_fen(&v, fen).unwrap();
-            assert_eq!(with(term).evaluate(&p) - off.evaluate(&p), n, "{fen}");
+            assert_eq!(with(Some(term)).evaluate(&p) - off.evaluate(&p), n, "{fen}");
         }
     }
 
