@@ -371,30 +371,6 @@ fn xboard_describes_a_game_it_does_not_know_with_setup_and_piece_lines() {
     s.quit("quit");
 }
 
-/// Grand: a pawn that reaches the zone with nothing captured stays a pawn (promotion
-/// only to captured pieces), but XBoard 4.9 relays such a move with its default piece
-/// (`d6e7` became `d6e7q`): the game XBoard knows still says its check must be off.
-#[test]
-fn xboard_says_it_cannot_check_a_known_game_with_promotion_to_captured_pieces() {
-    let mut s = Session::xboard();
-    s.send("xboard");
-    s.send("protover 2");
-    s.send("variant grand");
-    let line = s.expect("# XBoard cannot check:");
-    assert!(line.contains("captured pieces"), "{line}");
-    // A known game XBoard gets right says nothing.
-    s.send("variant capablanca");
-    s.send("ping 7");
-    assert_eq!(s.expect("pong"), "pong 7");
-    let said = s
-        .lines()
-        .iter()
-        .filter(|l| l.contains("cannot check"))
-        .count();
-    assert_eq!(said, 1, "{:?}", s.lines());
-    s.quit("quit");
-}
-
 #[test]
 fn xboard_time_controls_are_accepted_and_a_move_comes_in_time() {
     let mut s = Session::xboard();

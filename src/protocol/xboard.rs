@@ -215,16 +215,6 @@ fn parent_variant(v: &Variant) -> &'static str {
     }
 }
 
-/// What XBoard's own rules for a game it knows get wrong, so that its move check must be
-/// off: with promotion only to captured pieces, XBoard (4.9) gives a pawn that enters
-/// the zone with nothing to promote to its default piece, and relays that move.
-fn known_unchecked(v: &Variant) -> Option<&'static str> {
-    v.pieces
-        .iter()
-        .any(|p| p.promotion.as_ref().is_some_and(|pr| pr.pool))
-        .then_some("promotion only to captured pieces (XBoard promotes a pawn entering the zone to its default piece)")
-}
-
 /// How the `setup` lines say that XBoard cannot check a game's moves itself.
 pub const UNCHECKED_PREFIX: &str = "# XBoard cannot check:";
 
@@ -499,8 +489,6 @@ impl XBoard {
                             for l in setup_lines(&v) {
                                 self.out.line(&l);
                             }
-                        } else if let Some(why) = known_unchecked(&v) {
-                            self.out.line(&format!("{UNCHECKED_PREFIX} {why}"));
                         }
                         self.variant = v;
                     }
