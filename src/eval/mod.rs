@@ -494,7 +494,7 @@ impl Eval {
                         if (self.front_span[ci][s] & pawns[1 - ci]).is_empty() {
                             sink.passed(ci, sq);
                             if passer {
-                                self.passer_terms(pos, ci, sq, &royal_sq, sink);
+                                self.passer_terms(pos, occ, ci, sq, &royal_sq, sink);
                             }
                         }
                         if shape {
@@ -518,20 +518,21 @@ impl Eval {
                         continue;
                     }
                     let tg = pa.targets(&v.rays, sq, occ);
+                    let reached = tg.quiet | tg.capture;
                     if weak_on {
-                        reach_all[ci] |= tg.quiet | tg.capture;
+                        reach_all[ci] |= reached;
                         if !is_royal {
-                            guard[ci] |= tg.quiet | tg.capture;
+                            guard[ci] |= reached;
                         }
                     }
                     if THREATS {
                         att[ci][t] |= tg.capture;
                     }
                     if mob_on {
-                        let reach = (tg.quiet | tg.capture) & !own & !pawn_att[1 - ci];
+                        let reach = reached & !own & !pawn_att[1 - ci];
                         sink.mobility(ci, t, reach.count() as i32 - self.mob[t].2);
                     }
-                    let hits = ((tg.quiet | tg.capture) & enemy_zone).count() as i32;
+                    let hits = (reached & enemy_zone).count() as i32;
                     if hits > 0 && !is_royal {
                         sink.zone_hits(1 - ci, t, hits);
                     }
@@ -586,6 +587,7 @@ impl Eval {
     fn passer_terms<S: Sink>(
         &self,
         pos: &Position,
+        occ: Bitboard,
         ci: usize,
         sq: Square,
         royal_sq: &[Bitboard; 2],
@@ -597,7 +599,7 @@ impl Eval {
         }
         // Squares count up by rank, so the nearest square ahead is the lowest for White.
         let stop = if ci == 0 { ahead.lsb() } else { ahead.msb() };
-        if pos.occupied().has(stop) {
+        if occ.has(stop) {
             sink.scalar(ci, weights::PASSED_BLOCKED, 1);
         }
         let bd = &pos.variant().board;
