@@ -1026,3 +1026,52 @@ fn xboard_setboard_reads_xboards_own_fen_dialect() {
     );
     s.quit("quit");
 }
+
+/// Grand: a Pawn may stay one on its 8th and 9th ranks, and may only promote to a piece
+/// its side has lost (rules/grand). XBoard 4.9 reads a bare Pawn move onto those ranks as
+/// a queen promotion and relays `d6e7q`, so the engine writes its deferral with the
+/// Pawn's own letter, `d6e7p`, and reads that back; a promotion to a queen White still
+/// has stays illegal.
+#[test]
+fn xboard_grand_deferral_is_written_and_read_with_the_pawns_letter() {
+    // White has lost nothing: d7xe8 can only stay a Pawn.
+    let fen = "r4r4/1nbqkca1n1/pp1ppp1ppp/2pP2p3/4b5/10/2N7/PPP1PPPPPP/2BQKCABN1/R8R w - - 0 5";
+    let grand = registry::get("grand").unwrap();
+    let p = Position::from_fen(&grand, fen).unwrap();
+    let m = p.parse_move("d7e8").unwrap();
+    assert_eq!(m.promotion(), None);
+    assert_eq!(tenfold::protocol::xboard::gui_move(&p, m), "d6e7p");
+    // A move short of the zone gets nothing added.
+    let quiet = p.parse_move("a3a4").unwrap();
+    assert_eq!(tenfold::protocol::xboard::gui_move(&p, quiet), "a2a3");
+    // XBoard's PGN says `dxe7=P` (its ranks); Tenfold's SAN reader takes the same form.
+    assert_eq!(p.move_to_san(m), "dxe8");
+    assert_eq!(p.parse_san("dxe8=P").unwrap(), m);
+    assert!(p.parse_san("dxe8=Q").is_err());
+
+    let mut s = Session::xboard();
+    for l in ["xboard", "protover 2", "new", "variant grand", "force"] {
+        s.send(l);
+    }
+    s.send(&format!("setboard {fen}"));
+    s.send("usermove d6e7q");
+    s.send("ping 1");
+    s.expect("pong 1");
+    assert!(
+        s.lines().iter().any(|l| l == "Illegal move: d6e7q"),
+        "{:?}",
+        s.lines()
+    );
+    s.send("usermove d6e7p");
+    s.send("ping 2");
+    s.expect("pong 2");
+    let seen = s.lines();
+    let refused: Vec<_> = seen.iter().filter(|l| l.starts_with("Illegal")).collect();
+    assert_eq!(refused, ["Illegal move: d6e7q"], "{seen:?}");
+    assert!(
+        seen.iter()
+            .any(|l| l.starts_with("# FEN r4r4/1nbqkca1n1/pp1pPp1ppp/2p3p3/")),
+        "{seen:?}"
+    );
+    s.quit("quit");
+}

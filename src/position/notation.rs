@@ -166,6 +166,23 @@ impl Position {
             && suffix.chars().all(|c| c.is_ascii_lowercase())
     }
 
+    /// Whether `m` is a move into its piece's promotion zone that stays unpromoted where
+    /// promoting was allowed (a deferral).
+    pub fn is_deferral(&self, m: Move) -> bool {
+        if m.promotion().is_some() || m.from() == m.to() || m.kind() == MoveKind::Drop {
+            return false;
+        }
+        let p = self.piece_on(m.from());
+        if p.is_none() {
+            return false;
+        }
+        let c = p.color().idx();
+        self.variant().pieces[p.kind() as usize]
+            .promotion
+            .as_ref()
+            .is_some_and(|pr| pr.zone[c].has(m.to()) && !pr.mandatory[c].has(m.to()))
+    }
+
     /// Plays a list of moves given as text, stopping at the first bad one.
     pub fn play_moves(&mut self, moves: &str) -> Result<(), MoveError> {
         for t in moves.split_whitespace() {

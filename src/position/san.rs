@@ -43,9 +43,23 @@ impl Position {
         }
         let mut list = MoveList::new();
         self.legal_moves(&mut list);
-        list.iter()
+        let found = list
+            .iter()
             .copied()
-            .find(|&m| bare(&self.san_body(m, &list)) == want)
+            .find(|&m| bare(&self.san_body(m, &list)) == want);
+        // XBoard writes a Pawn that stays one in its promotion zone as a promotion to
+        // its own type (`dxe7=P` in Grand): read that as the deferral it is.
+        let deferral = || {
+            let own = want.chars().last().filter(char::is_ascii_uppercase)?;
+            let rest = &want[..want.len() - 1];
+            list.iter().copied().find(|&m| {
+                self.is_deferral(m)
+                    && self.v.pieces[self.board[m.from().idx()].kind() as usize].letter == own
+                    && bare(&self.san_body(m, &list)) == rest
+            })
+        };
+        found
+            .or_else(deferral)
             .ok_or_else(|| MoveError::Illegal(text.trim().to_string(), self.fen()))
     }
 

@@ -14,7 +14,8 @@
 //! - a move that changes the mover's type without a written choice (a `becomes`, a
 //!   combine whose compound is implied) names the new type like a promotion (`f4f5w`):
 //!   XBoard changes a piece's type only when a move names it. The suffix is accepted
-//!   back when it names the type the move makes anyway.
+//!   back when it names the type the move makes anyway, and so is a deferral's suffix
+//!   naming the mover's own type (`d6e7p`; see `xboard::gui_move`).
 
 use crate::core::moves::Move;
 use crate::position::notation::MoveError;
@@ -167,7 +168,10 @@ pub fn from_cecp(pos: &Position, text: &str) -> Result<Move, MoveError> {
                 return Err(e);
             };
             let named = pos.variant().type_of_letter(c.to_ascii_uppercase());
-            if named.is_some() && m.promotion() == named {
+            let mover = pos.piece_on(m.from()).kind();
+            if named.is_some() && m.promotion() == named
+                || pos.is_deferral(m) && named == Some(mover)
+            {
                 Ok(m)
             } else {
                 Err(e)

@@ -261,6 +261,28 @@ pub fn unshown(m: crate::core::moves::Move) -> Option<&'static str> {
     }
 }
 
+/// XBoard games whose Pawn may promote on its last three ranks (elsewhere: the last).
+const THREE_RANK_PROMOTION: &[&str] = &["grand", "makruk", "chuchess"];
+
+/// A move of ours as the engine sends it to XBoard. XBoard 4.9's move parser gives a
+/// coordinate move without a suffix its default promotion (a queen) whenever its own
+/// rules call the move a promotion, which in Grand is every Pawn move onto the last
+/// three ranks: it read the deferral `d6e7` as `d6e7q` and relayed that. A deferral onto
+/// those ranks short of the last is written with the mover's own letter (`d6e7p`),
+/// which XBoard applies as a Pawn that stays one.
+pub fn gui_move(pos: &Position, m: crate::core::moves::Move) -> String {
+    let text = cecp_move::to_cecp(pos, m);
+    let v = pos.variant();
+    if !xboard_knows(&v.name)
+        || !THREE_RANK_PROMOTION.contains(&xboard_name(&v.name))
+        || !pos.is_deferral(m)
+    {
+        return text;
+    }
+    let letter = v.pieces[pos.piece_on(m.from()).kind() as usize].letter;
+    format!("{text}{}", letter.to_ascii_lowercase())
+}
+
 /// The Betza letter of XBoard's leaper with this offset (any sign or order), if any.
 fn leaper_letter(dx: i32, dy: i32) -> Option<char> {
     let (a, b) = (dx.abs().min(dy.abs()), dx.abs().max(dy.abs()));
@@ -826,7 +848,7 @@ impl XBoard {
     fn play_result(&mut self, r: crate::search::SearchResult) {
         match r.best {
             Some(m) => {
-                let text = cecp_move::to_cecp(&self.pos, m);
+                let text = gui_move(&self.pos, m);
                 self.out.line(&format!("move {text}"));
                 if let Some(why) = unshown(m) {
                     // For the GUI's log: why its board may differ from here on.
