@@ -12,9 +12,11 @@ pub(super) struct Sensitivity {
     leave: Bitboard,
     /// Squares a non-royal piece may not enter untested (no line masks).
     enter: Bitboard,
-    /// Out of check with one royal piece: the lines through it that a move must touch
-    /// to matter.
+    /// Out of check with one royal piece: the squares of the lines through it that a
+    /// move must touch to matter (see [`Position::line_segments`]).
     lines: Option<Bitboard>,
+    /// With `lines`: those lines whole.
+    full_lines: Bitboard,
 }
 
 impl Position {
@@ -44,16 +46,56 @@ impl Position {
         // Out of check, an ordinary move of a non-royal piece can only expose the
         // royal along the rays through its two squares: no leap attack appears, and
         // every ride, hop or facing runs along a ray.
-        let lines = match &self.v.lines {
-            Some(l) if royals.count() == 1 && !checked => Some(l[royals.lsb().idx()]),
-            _ => None,
+        let (lines, full_lines) = match &self.v.lines {
+            Some(l) if royals.count() == 1 && !checked => {
+                let full = l[royals.lsb().idx()];
+                (Some(full & self.line_segments(royals.lsb())), full)
+            }
+            _ => (None, Bitboard::EMPTY),
         };
         Sensitivity {
             checked,
             leave,
             enter,
             lines,
+            full_lines,
         }
+    }
+
+    /// The squares, on each ray an enemy ride, hop or facing could reach `ksq` along,
+    /// from `ksq` out to the second piece standing on it. Every such attack is decided
+    /// by the first two pieces on its ray (a rider is the first, a hopper the second
+    /// behind its screen), and a move that neither leaves nor enters one of these
+    /// squares leaves the first two pieces of every ray where they were.
+    fn line_segments(&self, ksq: Square) -> Bitboard {
+        let v = &*self.v;
+        let map = &v.attackers[self.side.flip().idx()];
+        let occ = self.occupied();
+        let i = ksq.idx();
+        let mut seg = Bitboard::EMPTY;
+        let mut cut = |id| {
+            let ray = v.rays.get(id);
+            let mask = ray.mask[i];
+            let mut blockers = mask & occ;
+            if blockers.count() < 2 {
+                seg |= mask;
+                return;
+            }
+            if ray.ascending {
+                blockers.clear(blockers.lsb());
+                seg |= Bitboard(mask.0 & (u128::MAX >> (127 - blockers.lsb().idx())));
+            } else {
+                blockers.clear(blockers.msb());
+                seg |= Bitboard(mask.0 & (u128::MAX << blockers.msb().idx()));
+            }
+        };
+        for g in map.rays.iter().chain(&map.facing) {
+            cut(g.ray);
+        }
+        for g in &map.hops {
+            cut(g.full);
+        }
+        seg
     }
 
     /// Whether the ordinary move of a non-royal piece from `from` to `to` (no capture en
@@ -165,11 +207,14 @@ impl Position {
                     if sens.lines.is_some() {
                         // Off the lines the arrival changes none of them: whether the
                         // departure exposes the royal piece is one test for them all.
-                        let off = plain & !to_sens;
+                        // (Off the lines whole, not only their near segments: a piece
+                        // leaving a line's segment may land farther along that line,
+                        // behind the piece that was second, which then no longer is.)
+                        let off = plain & !sens.full_lines;
                         if off.any() && self.plain_move_safe(from, off.lsb(), royals, &sens) {
                             n += off.count() as usize;
                         }
-                        tested &= to_sens;
+                        tested &= sens.full_lines;
                     }
                     for to in tested {
                         n += self.plain_move_safe(from, to, royals, &sens) as usize;
