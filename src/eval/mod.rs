@@ -107,6 +107,10 @@ pub struct Eval {
     dark: Bitboard,
     /// Types below queen value that ride the whole length of a file (the open-file terms).
     file_riders: Vec<usize>,
+    /// Light types (worth under `weights::LIGHT`; not pawn-rule, not royal): outposts.
+    light_mask: u32,
+    /// Per colour: the enemy half of the board (where an outpost counts).
+    enemy_half: [Bitboard; 2],
 }
 
 /// The search's sink: adds each feature's weights as it is reported.
@@ -323,6 +327,19 @@ impl Eval {
                         && rides_files(v, t)
                 })
                 .collect(),
+            light_mask: (0..n)
+                .filter(|&t| {
+                    v.pawn_mask >> t & 1 == 0
+                        && v.royal_mask >> t & 1 == 0
+                        && v.pieces[t].value < weights::LIGHT
+                })
+                .fold(0, |m, t| m | 1 << t),
+            enemy_half: [Color::White, Color::Black].map(|c| {
+                (0..bd.squares())
+                    .map(|s| Square(s as u8))
+                    .filter(|&s| 2 * rel_rank(c, s) >= bd.ranks as i32)
+                    .fold(Bitboard::EMPTY, |b, s| b | s.bb())
+            }),
             by_value: {
                 let mut t: Vec<usize> = (0..n).filter(|&t| v.royal_mask >> t & 1 == 0).collect();
                 t.sort_by_key(|&t| v.pieces[t].value);
@@ -472,6 +489,7 @@ impl Eval {
         // For the weak squares of the royal zones: per side, every square its pieces
         // attack, and those its non-royal pieces guard.
         let weak_on = self.weights.royal_weak != 0 || sink.wants_all();
+        let outpost_on = self.scalars[weights::OUTPOST] != (0, 0) || sink.wants_all();
         let mut reach_all = pawn_att;
         let mut guard = pawn_att;
         for c in Color::BOTH {
@@ -487,8 +505,12 @@ impl Eval {
                 let is_pawn = self.pawn_mask >> t & 1 != 0;
                 let is_royal = self.royal_mask >> t & 1 != 0;
                 let pa = &v.attacks[ci][t];
+                let light = outpost_on && self.light_mask >> t & 1 != 0;
                 for sq in bb.iter() {
                     sink.piece(ci, t, sq);
+                    if light && self.outpost(ci, sq, &pawns, &pawn_att) {
+                        sink.scalar(ci, weights::OUTPOST, 1);
+                    }
                     if is_pawn {
                         let s = sq.idx();
                         if (self.front_span[ci][s] & pawns[1 - ci]).is_empty() {
@@ -580,6 +602,22 @@ impl Eval {
             self.threats(pos, &att, sink);
         }
         sink.scalar(pos.side_to_move().idx(), weights::TEMPO_TERM, 1);
+    }
+
+    /// Whether `sq` is an outpost for side `ci`: in the enemy half, guarded by an own
+    /// pawn-rule piece, and out of reach of every enemy one, now and as they advance.
+    #[inline]
+    fn outpost(
+        &self,
+        ci: usize,
+        sq: Square,
+        pawns: &[Bitboard; 2],
+        pawn_att: &[Bitboard; 2],
+    ) -> bool {
+        let s = sq.idx();
+        self.enemy_half[ci].has(sq)
+            && pawn_att[ci].has(sq)
+            && (self.front_span[ci][s] & self.beside_files[s] & pawns[1 - ci]).is_empty()
     }
 
     /// A passed pawn-rule piece of side `ci` on `sq`: whether the square ahead is taken,
@@ -820,6 +858,47 @@ mod tests {
         ] {
             let p = Position::from_fen(&v, fen).unwrap();
             assert_eq!(with(Some(term)).evaluate(&p) - off.evaluate(&p), n, "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_light_piece_on_a_pawn_guarded_square_no_enemy_pawn_can_attack_is_an_outpost() {
+        let v = registry::get("chess").unwrap();
+        let with = |x: i32| {
+            let mut w = Weights::of(&v);
+            let f = w.layout.scalar(weights::OUTPOST);
+            w.mg[f] = x;
+            w.eg[f] = x;
+            Eval::with_weights(&v, w)
+        };
+        let (off, on) = (with(0), with(1));
+        for (fen, n, why) in [
+            ("4k3/8/8/4N3/3P4/8/8/4K3 w - - 0 1", 1, "e5, guarded by d4"),
+            ("4k3/8/8/4N3/3P1p2/8/8/4K3 w - - 0 1", 1, "f4 is past e5"),
+            (
+                "4k3/5p2/8/4N3/3P4/8/8/4K3 w - - 0 1",
+                0,
+                "f7-f6 would attack e5",
+            ),
+            ("4k3/8/8/4N3/8/8/8/4K3 w - - 0 1", 0, "no guard"),
+            (
+                "4k3/8/8/8/4N3/3P4/8/4K3 w - - 0 1",
+                0,
+                "e4 is White's own half",
+            ),
+            (
+                "3k4/8/8/4Q3/3P4/8/8/4K3 w - - 0 1",
+                0,
+                "a queen is not light",
+            ),
+            (
+                "4k3/8/8/3p4/4n3/8/8/4K3 w - - 0 1",
+                -1,
+                "Black's knight on e4, guarded by d5",
+            ),
+        ] {
+            let p = Position::from_fen(&v, fen).unwrap();
+            assert_eq!(on.evaluate(&p) - off.evaluate(&p), n, "{why}");
         }
     }
 

@@ -15,12 +15,12 @@ use std::sync::Arc;
 /// Pieces worth at least this get no middlegame placement bonus (queen-like).
 pub const HEAVY: i32 = 800;
 /// Pieces worth less than this are light (knight-like) and should leave the back rank.
-const LIGHT: i32 = 450;
+pub const LIGHT: i32 = 450;
 /// Default bonus for the side to move (half of it in the endgame).
 const TEMPO: i32 = 12;
 
 /// The scalar terms, in their order after the per-type and per-square ones.
-pub const SCALARS: [&str; 13] = [
+pub const SCALARS: [&str; 14] = [
     "tempo",
     "shelter",
     "doubled",
@@ -34,6 +34,7 @@ pub const SCALARS: [&str; 13] = [
     "passed_blocked",
     "passed_own_royal",
     "passed_enemy_royal",
+    "outpost",
 ];
 /// Index of `tempo` among [`SCALARS`].
 pub const TEMPO_TERM: usize = 0;
@@ -61,6 +62,8 @@ pub const PASSED_BLOCKED: usize = 10;
 pub const PASSED_OWN_ROYAL: usize = 11;
 /// Index of `passed_enemy_royal` among [`SCALARS`].
 pub const PASSED_ENEMY_ROYAL: usize = 12;
+/// Index of `outpost` among [`SCALARS`].
+pub const OUTPOST: usize = 13;
 
 /// Where each feature sits in the flat weight vectors of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -294,6 +297,7 @@ impl Weights {
             e.passed_blocked,
             e.passed_own_royal,
             e.passed_enemy_royal,
+            e.outpost,
         ]
         .into_iter()
         .enumerate()

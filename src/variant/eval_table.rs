@@ -65,6 +65,11 @@ pub struct EvalFile {
     /// The same for the enemy royal's distance.
     #[serde(default)]
     pub passed_enemy_royal: Option<Pair>,
+    /// Per light piece (worth less than a rook-like piece; not pawn-rule, not royal) in
+    /// the enemy half on a square an own pawn-rule piece guards and no enemy pawn-rule
+    /// piece on a neighbouring file ahead of it can come to attack.
+    #[serde(default)]
+    pub outpost: Option<Pair>,
     /// Per piece letter.
     #[serde(default)]
     pub piece: BTreeMap<String, EvalPieceFile>,
@@ -130,6 +135,8 @@ pub struct EvalTable {
     pub passed_own_royal: Option<Pair>,
     /// See [`EvalFile::passed_enemy_royal`].
     pub passed_enemy_royal: Option<Pair>,
+    /// See [`EvalFile::outpost`].
+    pub outpost: Option<Pair>,
     /// Per piece type.
     pub pieces: Vec<EvalPiece>,
 }
@@ -195,6 +202,7 @@ pub fn compile(
         ("passed_blocked", f.passed_blocked),
         ("passed_own_royal", f.passed_own_royal),
         ("passed_enemy_royal", f.passed_enemy_royal),
+        ("outpost", f.outpost),
     ];
     for (key, pair) in scalars {
         bounded(&format!("eval.{key}"), pair.iter().flatten())?;
@@ -220,6 +228,7 @@ pub fn compile(
     out.passed_blocked = f.passed_blocked;
     out.passed_own_royal = f.passed_own_royal;
     out.passed_enemy_royal = f.passed_enemy_royal;
+    out.outpost = f.outpost;
     for (key, pf) in &f.piece {
         let path = format!("eval.piece.{key}");
         let mut chars = key.chars();
