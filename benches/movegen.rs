@@ -6,6 +6,7 @@ use std::sync::Arc;
 use tenfold::core::moves::MoveList;
 use tenfold::movement::atoms::Offset;
 use tenfold::movement::attacks::{ride_slow, Rays};
+use tenfold::perft::{perft_hashed, PerftTable};
 use tenfold::registry;
 use tenfold::{perft::perft, Bitboard, Board, Position, Square, Variant};
 
@@ -64,6 +65,28 @@ fn perft_bench(c: &mut Criterion) {
     let mut ca_start = Position::startpos(&ca);
     group.bench_function("combined-arms start depth 3", |b| {
         b.iter(|| perft(&mut ca_start, 3))
+    });
+    // The tested-move path: hoppers (Shako, Wildeurasian), bent riders, switches and
+    // drops (ArchMage), stacks (Augsburg).
+    for (game, depth) in [
+        ("shako", 3),
+        ("wildeurasian", 3),
+        ("archmage", 3),
+        ("augsburg", 3),
+    ] {
+        let v = registry::get(game).unwrap();
+        let mut pos = Position::startpos(&v);
+        group.bench_function(format!("{game} start depth {depth}"), |b| {
+            b.iter(|| perft(&mut pos, depth))
+        });
+    }
+    // Hashed perft: counts of depth 2 and more kept in a table made fresh per run.
+    let mut start = Position::startpos(&chess);
+    group.bench_function("chess start depth 5, 16 MB hash", |b| {
+        b.iter(|| {
+            let table = PerftTable::new(16).unwrap();
+            perft_hashed(&mut start, 5, &table)
+        })
     });
     group.finish();
 }
