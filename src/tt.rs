@@ -198,6 +198,23 @@ impl TranspositionTable {
         &self.buckets[((key as u128 * self.buckets.len() as u128) >> 64) as usize]
     }
 
+    /// Asks the CPU to start loading `key`'s bucket, so that the probe a few
+    /// instructions later does not wait on memory.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: a prefetch is a hint that reads nothing and cannot fault, and `p`
+            // points into the table anyway; SSE is part of every x86_64 target. Measured:
+            // bench chess nodes/s in docs/strength.md's speed rows.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// Looks a position up.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {

@@ -892,6 +892,7 @@ impl Worker {
             self.current[ply] = m;
             self.conts[ply] = self.hist.index(pc, to);
             self.pos.make_move(m);
+            self.shared.tt.prefetch(self.pos.key());
             let gives_check = self.pos.gave_check();
             if prune && !gives_check {
                 self.pos.unmake_move();
@@ -1124,6 +1125,7 @@ impl Worker {
                 }
             }
             self.pos.make_move(m);
+            self.shared.tt.prefetch(self.pos.key());
             let gives_check = self.pos.gave_check();
             let s = -self.qsearch(-beta, -alpha, ply + 1, qply + 1, gives_check);
             self.pos.unmake_move();
