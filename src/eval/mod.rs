@@ -54,6 +54,8 @@ pub trait Sink {
     fn zone_hits(&mut self, c: usize, t: usize, hits: i32);
     /// `n` squares of side `c`'s royal zone are attacked and not guarded.
     fn weak_zone(&mut self, c: usize, n: i32);
+    /// `n` counts of the per-type feature `f` (an index of [`Layout`]) for side `c`.
+    fn typed(&mut self, c: usize, f: usize, n: i32);
 }
 
 /// Per-variant evaluation tables (built once per search from the variant's weights).
@@ -76,6 +78,14 @@ pub struct Eval {
     passer_on: bool,
     /// Any threat term weighs something.
     threats_on: bool,
+    /// Types whose `mobility_low` weighs something.
+    low_mask: u32,
+    /// Types whose `threatened` weighs something.
+    threatened_mask: u32,
+    /// Types whose `royal_check` weighs something.
+    check_mask: u32,
+    /// Types that may earn `royal_check` (not pawn-rule, not royal).
+    checker_types: u32,
     pawn_mask: u32,
     royal_mask: u32,
     /// Per colour and square: files f-1..f+1 ahead of a pawn (an enemy pawn there stops
@@ -126,7 +136,7 @@ struct Score<'a> {
 impl Sink for Score<'_> {
     #[inline(always)]
     fn wants_mobility(&self, t: usize) -> bool {
-        self.e.mob[t].0 != 0 || self.e.mob[t].1 != 0
+        self.e.mob[t].0 != 0 || self.e.mob[t].1 != 0 || self.e.low_mask >> t & 1 != 0
     }
     #[inline(always)]
     fn wants_all(&self) -> bool {
@@ -170,6 +180,11 @@ impl Sink for Score<'_> {
     #[inline(always)]
     fn weak_zone(&mut self, c: usize, n: i32) {
         self.danger[c] += n * self.e.weights.royal_weak;
+    }
+    #[inline(always)]
+    fn typed(&mut self, c: usize, f: usize, n: i32) {
+        self.mg[c] += n * self.e.weights.mg[f];
+        self.eg[c] += n * self.e.weights.eg[f];
     }
 }
 
@@ -287,6 +302,17 @@ impl Eval {
             *s = (w.mg[l.scalar(k)], w.eg[l.scalar(k)]);
         }
         let on = |k: usize| scalars[k] != (0, 0);
+        let type_mask = |f: &dyn Fn(usize) -> usize| {
+            (0..n)
+                .filter(|&t| w.mg[f(t)] != 0 || w.eg[f(t)] != 0)
+                .fold(0u32, |m, t| m | 1 << t)
+        };
+        let low_mask = type_mask(&|t| l.mobility_low(t));
+        let threatened_mask = type_mask(&|t| l.threatened(t));
+        let checker_types = (0..n)
+            .filter(|&t| !v.pieces[t].pawn && !v.pieces[t].royal)
+            .fold(0u32, |m, t| m | 1 << t);
+        let check_mask = type_mask(&|t| l.royal_check(t)) & checker_types;
         let mut e = Eval {
             values,
             piece_sq,
@@ -296,7 +322,11 @@ impl Eval {
             passer_on: on(weights::PASSED_BLOCKED)
                 || on(weights::PASSED_OWN_ROYAL)
                 || on(weights::PASSED_ENEMY_ROYAL),
-            threats_on: on(weights::THREAT_CHEAPER) || on(weights::HANGING),
+            threats_on: on(weights::THREAT_CHEAPER) || on(weights::HANGING) || threatened_mask != 0,
+            low_mask,
+            threatened_mask,
+            check_mask,
+            checker_types,
             scalars,
             weights: w,
             pawn_mask: v.pawn_mask,
@@ -490,6 +520,14 @@ impl Eval {
         // attack, and those its non-royal pieces guard.
         let weak_on = self.weights.royal_weak != 0 || sink.wants_all();
         let outpost_on = self.scalars[weights::OUTPOST] != (0, 0) || sink.wants_all();
+        let checks = if sink.wants_all() {
+            self.checker_types
+        } else {
+            self.check_mask
+        };
+        // Per side and type, every square its pieces reach (the safe checks).
+        let mut reach_type = [[Bitboard::EMPTY; MAX_PIECE_TYPES]; 2];
+        let reach_on = weak_on || checks != 0;
         let mut reach_all = pawn_att;
         let mut guard = pawn_att;
         for c in Color::BOTH {
@@ -536,15 +574,18 @@ impl Eval {
                         }
                         continue;
                     }
-                    if !mob_on && enemy_zone.is_empty() && !THREATS && !weak_on {
+                    if !mob_on && enemy_zone.is_empty() && !THREATS && !reach_on {
                         continue;
                     }
                     let tg = pa.targets(&v.rays, sq, occ);
                     let reached = tg.quiet | tg.capture;
-                    if weak_on {
+                    if reach_on {
                         reach_all[ci] |= reached;
                         if !is_royal {
                             guard[ci] |= reached;
+                        }
+                        if checks >> t & 1 != 0 {
+                            reach_type[ci][t] |= reached;
                         }
                     }
                     if THREATS {
@@ -552,7 +593,11 @@ impl Eval {
                     }
                     if mob_on {
                         let reach = reached & !own & !pawn_att[1 - ci];
-                        sink.mobility(ci, t, reach.count() as i32 - self.mob[t].2);
+                        let n = reach.count() as i32 - self.mob[t].2;
+                        sink.mobility(ci, t, n);
+                        if n < 0 && (self.low_mask >> t & 1 != 0 || sink.wants_all()) {
+                            sink.typed(ci, self.weights.layout.mobility_low(t), -n);
+                        }
                     }
                     let hits = (reached & enemy_zone).count() as i32;
                     if hits > 0 && !is_royal {
@@ -598,10 +643,52 @@ impl Eval {
                 }
             }
         }
+        if checks != 0 {
+            self.safe_checks(pos, checks, &royal_sq, &reach_type, &reach_all, sink);
+        }
         if THREATS {
             self.threats(pos, &att, sink);
         }
         sink.scalar(pos.side_to_move().idx(), weights::TEMPO_TERM, 1);
+    }
+
+    /// Per attacking type in `types`: the squares from which one of its pieces would check
+    /// the enemy royal, that one of them can move to, and that no enemy piece guards.
+    // Found from the royal's square with the defender's own move tables: a piece of the
+    // royal's colour there reaches what attacks it, exactly for pieces that move as they
+    // capture and whose moves are symmetric by rotation (most), roughly for the others.
+    fn safe_checks<S: Sink>(
+        &self,
+        pos: &Position,
+        types: u32,
+        royal_sq: &[Bitboard; 2],
+        reach_type: &[[Bitboard; MAX_PIECE_TYPES]; 2],
+        reach_all: &[Bitboard; 2],
+        sink: &mut S,
+    ) {
+        let v = &**pos.variant();
+        let occ = pos.occupied();
+        for (a, c) in Color::BOTH.into_iter().enumerate() {
+            let d = 1 - a;
+            let Some(k) = royal_sq[d].iter().next() else {
+                continue;
+            };
+            let free = !pos.color_bb(c) & !reach_all[d];
+            let mut m = types;
+            while m != 0 {
+                let t = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let from = reach_type[a][t] & free;
+                if from.is_empty() {
+                    continue;
+                }
+                let tg = v.attacks[d][t].targets(&v.rays, k, occ);
+                let n = ((tg.quiet | tg.capture) & from).count();
+                if n > 0 {
+                    sink.typed(a, self.weights.layout.royal_check(t), n.min(3) as i32);
+                }
+            }
+        }
     }
 
     /// Whether `sq` is an outpost for side `ci`: in the enemy half, guarded by an own
@@ -680,9 +767,14 @@ impl Eval {
                 let v = self.values[self.by_value[i]];
                 let mut j = i;
                 while j < self.by_value.len() && self.values[self.by_value[j]] == v {
-                    let victims = pos.pieces(self.by_value[j] as PieceType, c);
+                    let t = self.by_value[j];
+                    let victims = pos.pieces(t as PieceType, c);
                     targets |= victims;
-                    cheaper_hits += (victims & cheaper).count() as i32;
+                    let hits = (victims & cheaper).count() as i32;
+                    cheaper_hits += hits;
+                    if hits > 0 && (self.threatened_mask >> t & 1 != 0 || sink.wants_all()) {
+                        sink.typed(ci, self.weights.layout.threatened(t), hits);
+                    }
                     j += 1;
                 }
                 for &t in &self.by_value[i..j] {
@@ -803,6 +895,7 @@ mod tests {
         fn hand(&mut self, _: usize, _: usize, _: i32) {}
         fn scalar(&mut self, _: usize, _: usize, _: i32) {}
         fn zone_hits(&mut self, _: usize, _: usize, _: i32) {}
+        fn typed(&mut self, _: usize, _: usize, _: i32) {}
         fn weak_zone(&mut self, c: usize, n: i32) {
             self.0[c] += n;
         }
@@ -896,6 +989,111 @@ mod tests {
                 -1,
                 "Black's knight on e4, guarded by d5",
             ),
+        ] {
+            let p = Position::from_fen(&v, fen).unwrap();
+            assert_eq!(on.evaluate(&p) - off.evaluate(&p), n, "{why}");
+        }
+    }
+
+    #[test]
+    fn a_piece_attacked_by_a_cheaper_enemy_counts_for_its_own_type() {
+        let v = registry::get("chess").unwrap();
+        let knight = v.pieces.iter().position(|p| p.letter == 'N').unwrap();
+        let with = |x: i32| {
+            let mut w = Weights::of(&v);
+            let f = w.layout.threatened(knight);
+            w.mg[f] = x;
+            w.eg[f] = x;
+            Eval::with_weights(&v, w)
+        };
+        let (off, on) = (with(0), with(1));
+        for (fen, n, why) in [
+            (
+                "4k3/8/3p4/4N3/8/8/8/4K3 w - - 0 1",
+                1,
+                "d6 attacks the e5 knight",
+            ),
+            (
+                "4k3/8/3q4/4N3/8/8/8/4K3 w - - 0 1",
+                0,
+                "a queen is not cheaper",
+            ),
+            (
+                "4k3/8/3p4/4B3/8/8/8/4K3 w - - 0 1",
+                0,
+                "a bishop is another type",
+            ),
+            (
+                "4k3/8/8/4n3/3P4/8/8/4K3 w - - 0 1",
+                -1,
+                "Black's knight, by d4",
+            ),
+        ] {
+            let p = Position::from_fen(&v, fen).unwrap();
+            assert_eq!(on.evaluate(&p) - off.evaluate(&p), n, "{why}");
+        }
+    }
+
+    #[test]
+    fn a_hemmed_in_piece_pays_for_each_square_below_its_average_mobility() {
+        let v = registry::get("chess").unwrap();
+        let bishop = v.pieces.iter().position(|p| p.letter == 'B').unwrap();
+        let with = |x: i32| {
+            let mut w = Weights::of(&v);
+            let f = w.layout.mobility_low(bishop);
+            w.mg[f] = x;
+            w.eg[f] = x;
+            Eval::with_weights(&v, w)
+        };
+        let (off, on) = (with(0), with(1));
+        let avg = off.mob[bishop].2;
+        assert!(avg > 0);
+        for (fen, n, why) in [
+            (
+                "4k3/8/8/8/8/8/1P6/B3K3 w - - 0 1",
+                avg,
+                "a1 behind its own b2: no square",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/B3K3 w - - 0 1",
+                0,
+                "the long diagonal: above average",
+            ),
+        ] {
+            let p = Position::from_fen(&v, fen).unwrap();
+            assert_eq!(on.evaluate(&p) - off.evaluate(&p), n, "{why}");
+        }
+    }
+
+    #[test]
+    fn a_safe_checking_square_a_piece_can_reach_counts_for_its_type() {
+        let v = registry::get("chess").unwrap();
+        let queen = v.pieces.iter().position(|p| p.letter == 'Q').unwrap();
+        let with = |x: i32| {
+            let mut w = Weights::of(&v);
+            let f = w.layout.royal_check(queen);
+            w.mg[f] = x;
+            w.eg[f] = x;
+            Eval::with_weights(&v, w)
+        };
+        let (off, on) = (with(0), with(1));
+        for (fen, n, why) in [
+            (
+                "6k1/5ppp/8/8/8/8/8/3QK3 w - - 0 1",
+                1,
+                "Qd1-d8 mates on the back rank",
+            ),
+            (
+                "r5k1/5ppp/8/8/8/8/8/3QK3 w - - 0 1",
+                0,
+                "the a8 rook guards d8",
+            ),
+            (
+                "6k1/5ppp/8/8/8/8/5PPP/3qK3 w - - 0 1",
+                0,
+                "a piece checks its own king never",
+            ),
+            ("3qk3/8/8/8/8/8/5PPP/6K1 w - - 0 1", -1, "Black's Qd8-d1"),
         ] {
             let p = Position::from_fen(&v, fen).unwrap();
             assert_eq!(on.evaluate(&p) - off.evaluate(&p), n, "{why}");

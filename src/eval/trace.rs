@@ -79,6 +79,9 @@ impl Sink for Recorder<'_> {
         let types = self.e.weights.layout.types;
         self.hits[c][types] += n;
     }
+    fn typed(&mut self, c: usize, f: usize, n: i32) {
+        self.add(c, f, n);
+    }
 }
 
 /// Traces positions of one game, reusing its scratch space.

@@ -115,9 +115,24 @@ impl Layout {
     pub fn scalar(&self, i: usize) -> usize {
         self.passed(self.ranks) + i
     }
+    /// A piece of type `t` attacked by a cheaper enemy piece.
+    #[inline(always)]
+    pub fn threatened(&self, t: usize) -> usize {
+        self.scalar(SCALARS.len()) + t
+    }
+    /// Type `t`'s mobility below its average (per square short).
+    #[inline(always)]
+    pub fn mobility_low(&self, t: usize) -> usize {
+        self.threatened(self.types) + t
+    }
+    /// Safe checking squares a piece of type `t` can reach (per square, at most three).
+    #[inline(always)]
+    pub fn royal_check(&self, t: usize) -> usize {
+        self.mobility_low(self.types) + t
+    }
     /// Number of features.
     pub fn features(&self) -> usize {
-        self.scalar(SCALARS.len())
+        self.royal_check(self.types)
     }
 }
 
@@ -313,6 +328,9 @@ impl Weights {
             set(l.material(t), p.material);
             set(l.hand(t), p.hand);
             set(l.mobility(t), p.mobility);
+            set(l.mobility_low(t), p.mobility_low);
+            set(l.threatened(t), p.threatened);
+            set(l.royal_check(t), p.royal_check);
         }
         for (t, p) in e.pieces.iter().enumerate().take(l.types) {
             for (table, out) in [(&p.pst_mg, &mut self.mg), (&p.pst_eg, &mut self.eg)] {
@@ -356,8 +374,14 @@ impl Weights {
             )
         } else if i < l.scalar(0) {
             format!("passed.{}", i - l.passed(0) + 1)
-        } else {
+        } else if i < l.threatened(0) {
             SCALARS[i - l.scalar(0)].to_string()
+        } else if i < l.mobility_low(0) {
+            format!("piece.{}.threatened", letter(i - l.threatened(0)))
+        } else if i < l.royal_check(0) {
+            format!("piece.{}.mobility_low", letter(i - l.mobility_low(0)))
+        } else {
+            format!("piece.{}.royal_check", letter(i - l.royal_check(0)))
         }
     }
 
@@ -383,6 +407,9 @@ impl Weights {
             let _ = writeln!(out, "material = {}", pair(l.material(t)));
             let _ = writeln!(out, "hand = {}", pair(l.hand(t)));
             let _ = writeln!(out, "mobility = {}", pair(l.mobility(t)));
+            let _ = writeln!(out, "mobility_low = {}", pair(l.mobility_low(t)));
+            let _ = writeln!(out, "threatened = {}", pair(l.threatened(t)));
+            let _ = writeln!(out, "royal_check = {}", pair(l.royal_check(t)));
             let _ = writeln!(out, "royal_attack = {}", self.royal_attack[t]);
             for (name, table) in [("pst_mg", &self.mg), ("pst_eg", &self.eg)] {
                 let _ = writeln!(out, "{name} = [");

@@ -311,17 +311,21 @@ fn frozen_mask(
         let features: Vec<usize> = match g.trim() {
             "material" => (0..l.types).map(|t| l.material(t)).collect(),
             "hand" => (0..l.types).map(|t| l.hand(t)).collect(),
-            "mobility" => (0..l.types).map(|t| l.mobility(t)).collect(),
+            "mobility" => (0..l.types)
+                .flat_map(|t| [l.mobility(t), l.mobility_low(t)])
+                .collect(),
             "pst" => (l.pst(0, 0)..l.passed(0)).collect(),
             "passed" => (l.passed(0)..l.scalar(0)).collect(),
-            "scalars" => (l.scalar(0)..l.features()).collect(),
+            // The per-type threat weights refine `threat_cheaper`: they go with it.
+            "scalars" => (l.scalar(0)..l.mobility_low(0)).collect(),
+            "checks" => (0..l.types).map(|t| l.royal_check(t)).collect(),
             "danger" => {
                 mask[o.attack(0)..].iter_mut().for_each(|m| *m = false);
                 Vec::new()
             }
             other => {
                 return Err(TuneError::Usage(format!(
-                    "--freeze: unknown group {other:?} (material, hand, mobility, pst, passed, danger, scalars)"
+                    "--freeze: unknown group {other:?} (material, hand, mobility, pst, passed, danger, scalars, checks)"
                 )))
             }
         };

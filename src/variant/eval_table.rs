@@ -88,6 +88,18 @@ pub struct EvalPieceFile {
     /// Per square of mobility above the type's average.
     #[serde(default)]
     pub mobility: Option<Pair>,
+    /// Per square of mobility below the type's average, on top of `mobility` (a piece
+    /// hemmed in loses more than a free one gains).
+    #[serde(default)]
+    pub mobility_low: Option<Pair>,
+    /// Per piece of this type attacked by a cheaper enemy piece, on top of
+    /// `threat_cheaper` (what the threat costs depends on the victim).
+    #[serde(default)]
+    pub threatened: Option<Pair>,
+    /// Per square from which a piece of this type would check the enemy royal, that one
+    /// of its pieces can move to and the enemy does not guard (at most three counted).
+    #[serde(default)]
+    pub royal_check: Option<Pair>,
     /// Danger per attacked square of the enemy royal's zone, in quarters.
     #[serde(default)]
     pub royal_attack: Option<i32>,
@@ -150,6 +162,12 @@ pub struct EvalPiece {
     pub hand: Option<Pair>,
     /// See [`EvalPieceFile::mobility`].
     pub mobility: Option<Pair>,
+    /// See [`EvalPieceFile::mobility_low`].
+    pub mobility_low: Option<Pair>,
+    /// See [`EvalPieceFile::threatened`].
+    pub threatened: Option<Pair>,
+    /// See [`EvalPieceFile::royal_check`].
+    pub royal_check: Option<Pair>,
     /// See [`EvalPieceFile::royal_attack`].
     pub royal_attack: Option<i32>,
     /// Placement per square index (White's view).
@@ -275,6 +293,9 @@ pub fn compile(
             ("material", pf.material),
             ("hand", pf.hand),
             ("mobility", pf.mobility),
+            ("mobility_low", pf.mobility_low),
+            ("threatened", pf.threatened),
+            ("royal_check", pf.royal_check),
         ] {
             bounded(&format!("{path}.{name}"), pair.iter().flatten())?;
         }
@@ -289,6 +310,9 @@ pub fn compile(
             material: pf.material,
             hand: pf.hand,
             mobility: pf.mobility,
+            mobility_low: pf.mobility_low,
+            threatened: pf.threatened,
+            royal_check: pf.royal_check,
             royal_attack: pf.royal_attack,
             pst_mg: pst(&pf.pst_mg, "pst_mg")?,
             pst_eg: pst(&pf.pst_eg, "pst_eg")?,
