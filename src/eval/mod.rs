@@ -853,6 +853,29 @@ mod tests {
         assert!(e.evaluate(&queenless) > 800);
     }
 
+    /// The game's evaluation with feature `f` of its layout weighing `x` in both phases.
+    fn weighing(v: &Arc<Variant>, f: impl Fn(&Layout) -> usize, x: i32) -> Eval {
+        let mut w = Weights::of(v);
+        let i = f(&w.layout);
+        w.mg[i] = x;
+        w.eg[i] = x;
+        Eval::with_weights(v, w)
+    }
+
+    /// Checks each case's `(fen, n, why)`: weighing feature `f` 1 instead of 0 moves the
+    /// side to move's score by `n`.
+    fn assert_counts(
+        v: &Arc<Variant>,
+        f: impl Fn(&Layout) -> usize + Copy,
+        cases: &[(&str, i32, &str)],
+    ) {
+        let (off, on) = (weighing(v, f, 0), weighing(v, f, 1));
+        for &(fen, n, why) in cases {
+            let p = Position::from_fen(v, fen).unwrap();
+            assert_eq!(on.evaluate(&p) - off.evaluate(&p), n, "{why}");
+        }
+    }
+
     #[test]
     fn only_a_colour_bound_type_on_both_colours_earns_the_pair() {
         let v = registry::get("chess").unwrap();
@@ -862,13 +885,7 @@ mod tests {
             .collect();
         // Pawns are left out by the caller; the Bishop is the only other colour-bound type.
         assert!(bound.contains(&'B') && !bound.iter().any(|c| "NRQK".contains(*c)));
-        let with = |pair: i32| {
-            let mut w = Weights::of(&v);
-            let f = w.layout.scalar(weights::PAIR);
-            w.mg[f] = pair;
-            w.eg[f] = pair;
-            Eval::with_weights(&v, w)
-        };
+        let with = |x: i32| weighing(&v, |l| l.scalar(weights::PAIR), x);
         let (on, off) = (with(40), with(0));
         // c1 and f1 differ in colour; c1 and d2 do not.
         for (fen, bonus) in [
@@ -957,147 +974,119 @@ mod tests {
     #[test]
     fn a_light_piece_on_a_pawn_guarded_square_no_enemy_pawn_can_attack_is_an_outpost() {
         let v = registry::get("chess").unwrap();
-        let with = |x: i32| {
-            let mut w = Weights::of(&v);
-            let f = w.layout.scalar(weights::OUTPOST);
-            w.mg[f] = x;
-            w.eg[f] = x;
-            Eval::with_weights(&v, w)
-        };
-        let (off, on) = (with(0), with(1));
-        for (fen, n, why) in [
-            ("4k3/8/8/4N3/3P4/8/8/4K3 w - - 0 1", 1, "e5, guarded by d4"),
-            ("4k3/8/8/4N3/3P1p2/8/8/4K3 w - - 0 1", 1, "f4 is past e5"),
-            (
-                "4k3/5p2/8/4N3/3P4/8/8/4K3 w - - 0 1",
-                0,
-                "f7-f6 would attack e5",
-            ),
-            ("4k3/8/8/4N3/8/8/8/4K3 w - - 0 1", 0, "no guard"),
-            (
-                "4k3/8/8/8/4N3/3P4/8/4K3 w - - 0 1",
-                0,
-                "e4 is White's own half",
-            ),
-            (
-                "3k4/8/8/4Q3/3P4/8/8/4K3 w - - 0 1",
-                0,
-                "a queen is not light",
-            ),
-            (
-                "4k3/8/8/3p4/4n3/8/8/4K3 w - - 0 1",
-                -1,
-                "Black's knight on e4, guarded by d5",
-            ),
-        ] {
-            let p = Position::from_fen(&v, fen).unwrap();
-            assert_eq!(on.evaluate(&p) - off.evaluate(&p), n, "{why}");
-        }
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::OUTPOST),
+            &[
+                ("4k3/8/8/4N3/3P4/8/8/4K3 w - - 0 1", 1, "e5, guarded by d4"),
+                ("4k3/8/8/4N3/3P1p2/8/8/4K3 w - - 0 1", 1, "f4 is past e5"),
+                (
+                    "4k3/5p2/8/4N3/3P4/8/8/4K3 w - - 0 1",
+                    0,
+                    "f7-f6 would attack e5",
+                ),
+                ("4k3/8/8/4N3/8/8/8/4K3 w - - 0 1", 0, "no guard"),
+                (
+                    "4k3/8/8/8/4N3/3P4/8/4K3 w - - 0 1",
+                    0,
+                    "e4 is White's own half",
+                ),
+                (
+                    "3k4/8/8/4Q3/3P4/8/8/4K3 w - - 0 1",
+                    0,
+                    "a queen is not light",
+                ),
+                (
+                    "4k3/8/8/3p4/4n3/8/8/4K3 w - - 0 1",
+                    -1,
+                    "Black's knight on e4, guarded by d5",
+                ),
+            ],
+        );
     }
 
     #[test]
     fn a_piece_attacked_by_a_cheaper_enemy_counts_for_its_own_type() {
         let v = registry::get("chess").unwrap();
         let knight = v.pieces.iter().position(|p| p.letter == 'N').unwrap();
-        let with = |x: i32| {
-            let mut w = Weights::of(&v);
-            let f = w.layout.threatened(knight);
-            w.mg[f] = x;
-            w.eg[f] = x;
-            Eval::with_weights(&v, w)
-        };
-        let (off, on) = (with(0), with(1));
-        for (fen, n, why) in [
-            (
-                "4k3/8/3p4/4N3/8/8/8/4K3 w - - 0 1",
-                1,
-                "d6 attacks the e5 knight",
-            ),
-            (
-                "4k3/8/3q4/4N3/8/8/8/4K3 w - - 0 1",
-                0,
-                "a queen is not cheaper",
-            ),
-            (
-                "4k3/8/3p4/4B3/8/8/8/4K3 w - - 0 1",
-                0,
-                "a bishop is another type",
-            ),
-            (
-                "4k3/8/8/4n3/3P4/8/8/4K3 w - - 0 1",
-                -1,
-                "Black's knight, by d4",
-            ),
-        ] {
-            let p = Position::from_fen(&v, fen).unwrap();
-            assert_eq!(on.evaluate(&p) - off.evaluate(&p), n, "{why}");
-        }
+        assert_counts(
+            &v,
+            |l| l.threatened(knight),
+            &[
+                (
+                    "4k3/8/3p4/4N3/8/8/8/4K3 w - - 0 1",
+                    1,
+                    "d6 attacks the e5 knight",
+                ),
+                (
+                    "4k3/8/3q4/4N3/8/8/8/4K3 w - - 0 1",
+                    0,
+                    "a queen is not cheaper",
+                ),
+                (
+                    "4k3/8/3p4/4B3/8/8/8/4K3 w - - 0 1",
+                    0,
+                    "a bishop is another type",
+                ),
+                (
+                    "4k3/8/8/4n3/3P4/8/8/4K3 w - - 0 1",
+                    -1,
+                    "Black's knight, by d4",
+                ),
+            ],
+        );
     }
 
     #[test]
     fn a_hemmed_in_piece_pays_for_each_square_below_its_average_mobility() {
         let v = registry::get("chess").unwrap();
         let bishop = v.pieces.iter().position(|p| p.letter == 'B').unwrap();
-        let with = |x: i32| {
-            let mut w = Weights::of(&v);
-            let f = w.layout.mobility_low(bishop);
-            w.mg[f] = x;
-            w.eg[f] = x;
-            Eval::with_weights(&v, w)
-        };
-        let (off, on) = (with(0), with(1));
-        let avg = off.mob[bishop].2;
+        let avg = Eval::new(&v).mob[bishop].2;
         assert!(avg > 0);
-        for (fen, n, why) in [
-            (
-                "4k3/8/8/8/8/8/1P6/B3K3 w - - 0 1",
-                avg,
-                "a1 behind its own b2: no square",
-            ),
-            (
-                "4k3/8/8/8/8/8/8/B3K3 w - - 0 1",
-                0,
-                "the long diagonal: above average",
-            ),
-        ] {
-            let p = Position::from_fen(&v, fen).unwrap();
-            assert_eq!(on.evaluate(&p) - off.evaluate(&p), n, "{why}");
-        }
+        assert_counts(
+            &v,
+            |l| l.mobility_low(bishop),
+            &[
+                (
+                    "4k3/8/8/8/8/8/1P6/B3K3 w - - 0 1",
+                    avg,
+                    "a1 behind its own b2: no square",
+                ),
+                (
+                    "4k3/8/8/8/8/8/8/B3K3 w - - 0 1",
+                    0,
+                    "the long diagonal: above average",
+                ),
+            ],
+        );
     }
 
     #[test]
     fn a_safe_checking_square_a_piece_can_reach_counts_for_its_type() {
         let v = registry::get("chess").unwrap();
         let queen = v.pieces.iter().position(|p| p.letter == 'Q').unwrap();
-        let with = |x: i32| {
-            let mut w = Weights::of(&v);
-            let f = w.layout.royal_check(queen);
-            w.mg[f] = x;
-            w.eg[f] = x;
-            Eval::with_weights(&v, w)
-        };
-        let (off, on) = (with(0), with(1));
-        for (fen, n, why) in [
-            (
-                "6k1/5ppp/8/8/8/8/8/3QK3 w - - 0 1",
-                1,
-                "Qd1-d8 mates on the back rank",
-            ),
-            (
-                "r5k1/5ppp/8/8/8/8/8/3QK3 w - - 0 1",
-                0,
-                "the a8 rook guards d8",
-            ),
-            (
-                "6k1/5ppp/8/8/8/8/5PPP/3qK3 w - - 0 1",
-                0,
-                "a piece checks its own king never",
-            ),
-            ("3qk3/8/8/8/8/8/5PPP/6K1 w - - 0 1", -1, "Black's Qd8-d1"),
-        ] {
-            let p = Position::from_fen(&v, fen).unwrap();
-            assert_eq!(on.evaluate(&p) - off.evaluate(&p), n, "{why}");
-        }
+        assert_counts(
+            &v,
+            |l| l.royal_check(queen),
+            &[
+                (
+                    "6k1/5ppp/8/8/8/8/8/3QK3 w - - 0 1",
+                    1,
+                    "Qd1-d8 mates on the back rank",
+                ),
+                (
+                    "r5k1/5ppp/8/8/8/8/8/3QK3 w - - 0 1",
+                    0,
+                    "the a8 rook guards d8",
+                ),
+                (
+                    "6k1/5ppp/8/8/8/8/5PPP/3qK3 w - - 0 1",
+                    0,
+                    "a piece checks its own king never",
+                ),
+                ("3qk3/8/8/8/8/8/5PPP/6K1 w - - 0 1", -1, "Black's Qd8-d1"),
+            ],
+        );
     }
 
     #[test]
