@@ -654,9 +654,10 @@ impl Eval {
 
     /// Per attacking type in `types`: the squares from which one of its pieces would check
     /// the enemy royal, that one of them can move to, and that no enemy piece guards.
-    // Found from the royal's square with the defender's own move tables: a piece of the
-    // royal's colour there reaches what attacks it, exactly for pieces that move as they
-    // capture and whose moves are symmetric by rotation (most), roughly for the others.
+    // Found from the royal's square with the defender's own move tables: the defender's
+    // moves are the attacker's mirrored rank-wise, so a piece of the royal's colour there
+    // reaches what attacks it exactly for pieces that move as they capture and move the
+    // same to the left as to the right (most), roughly for the others.
     fn safe_checks<S: Sink>(
         &self,
         pos: &Position,
