@@ -36,7 +36,8 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 10)]
     pub holdout: usize,
     /// Weight groups held at their starting values, comma separated: material, hand,
-    /// mobility, pst, passed, danger, scalars (tempo, shelter, pawn shape, threats).
+    /// mobility (with `mobility_low`), pst, passed, danger, scalars (tempo, shelter,
+    /// pawn shape, threats with `threatened`), checks (`royal_check`).
     #[arg(long, value_delimiter = ',')]
     pub freeze: Vec<String>,
     /// Stop after this many epochs without a better held-out loss.
