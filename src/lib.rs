@@ -21,6 +21,7 @@ pub mod diagram;
 pub mod eval;
 pub mod fuzz;
 pub mod inspect;
+pub mod label;
 pub mod merge;
 pub mod movegen;
 pub mod movement;

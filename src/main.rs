@@ -90,7 +90,7 @@ enum Cmd {
     /// Play engine-vs-engine matches and tournaments, refereed by Tenfold's rules.
     Match(Box<config::MatchArgs>),
     /// Check PGN files: every game replayed under Tenfold's rules.
-    Pgn(PgnArgs),
+    Pgn(pgn::PgnArgs),
     /// Add up the slices of a sharded perft or match (their --json files).
     Merge(tenfold::merge::MergeArgs),
     /// Search the position: UCI-style info lines, then the best move.
@@ -99,19 +99,14 @@ enum Cmd {
     Bench(bench::BenchArgs),
     /// Self-play games for tuning: one `FEN | score | result` line per quiet position.
     Datagen(tenfold::datagen::DatagenArgs),
+    /// Score datagen positions with another engine (`tune` can then fit to its judgement).
+    Label(tenfold::label::LabelArgs),
     /// Fit the evaluation weights to datagen files; writes the table's `[eval]` section.
     Tune(tenfold::tune::TuneArgs),
     /// Speak UCI on stdin/stdout.
     Uci,
     /// Speak XBoard/CECP on stdin/stdout.
     Xboard,
-}
-
-#[derive(Args)]
-struct PgnArgs {
-    /// Replay every game and report illegal moves or wrong results.
-    #[arg(long)]
-    check: String,
 }
 
 /// A failure with its exit status: 2 for what the user typed, 1 for a failed check.
@@ -163,6 +158,7 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Cmd::Search(a) => search(c, &a),
         Cmd::Bench(a) => bench(c, &a),
         Cmd::Datagen(a) => show(c, &a.run(&variant(c)?)?),
+        Cmd::Label(a) => show(c, &a.run(&variant(c)?, &absolute_files(c))?),
         Cmd::Tune(a) => a
             .run(&variant(c)?, |p| out!("{}", p.text()))
             .map(|_| ())
@@ -346,12 +342,16 @@ fn bench(c: &Common, a: &bench::BenchArgs) -> Result<(), Fail> {
     show(c, &r)
 }
 
+/// The `--variant-file`, absolute: engines may not share the referee's working directory.
+fn absolute_files(c: &Common) -> Vec<String> {
+    c.variant_file.iter().map(|f| config::absolute(f)).collect()
+}
+
 fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {
     tenfold::arena::engine::kill_engines_on_signals();
     let v = variant(c)?;
     let mut cfg = a.config(&v)?;
-    // Absolute, because the engines may not share the referee's working directory.
-    cfg.variant_files = c.variant_file.iter().map(|f| config::absolute(f)).collect();
+    cfg.variant_files = absolute_files(c);
     let prior = match (&a.pgnout, a.resume) {
         (Some(file), true) => tenfold::arena::resume::load(file, &cfg, &v.start_fen)?,
         _ => Vec::new(),

@@ -444,3 +444,54 @@ fn lambda_zero_learns_from_the_search_scores_where_results_say_nothing() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--lambda"), "{err}");
 }
+
+#[test]
+fn score_k_fit_finds_the_scale_of_another_engines_scores() {
+    // An engine whose scores run at twice the evaluation's scale: results drawn with
+    // probability σ(0.45·score/400) are best predicted by K 0.45, which `--score-k fit`
+    // finds and reports; a K that is no number is refused before the data is read.
+    let v = registry::get("chess").unwrap();
+    let mut rng = Rng(0x5C07E);
+    let mut text = String::new();
+    for pos in random_positions(&v, 4000, 0xBEEF) {
+        let score = rng.below(1601) as i32 - 800;
+        let p = fit::expected(0.45, score as f64);
+        let result = if (rng.next() % 1_000_000) as f64 / 1e6 < p {
+            "1-0"
+        } else {
+            "0-1"
+        };
+        text.push_str(&format!("{} | {score} | {result}\n", pos.fen()));
+    }
+    let data = temp_path("score-k-data.txt");
+    std::fs::write(&data, text).unwrap();
+    let out = temp_path("score-k.toml");
+    let (code, stdout, err) = tune_chess(
+        &data,
+        &[
+            "--lambda",
+            "0.5",
+            "--score-k",
+            "fit",
+            "--epochs",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let k: f64 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("score K "))
+        .and_then(|l| l.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no score K line in {stdout}"));
+    assert!(
+        (k - 0.45).abs() < 0.08,
+        "score K {k}, the labels were drawn at 0.45"
+    );
+    for bad in ["zero", "0", "-1.5"] {
+        let (code, _, err) = tune_chess(&data, &["--lambda", "0.5", &format!("--score-k={bad}")]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("--score-k"), "{err}");
+    }
+}

@@ -11,6 +11,14 @@ use serde_json::{json, Value};
 use std::fmt::Write;
 use std::sync::Mutex;
 
+/// `tenfold pgn` options.
+#[derive(clap::Args, Clone, Debug)]
+pub struct PgnArgs {
+    /// Replay every game and report illegal moves or wrong results.
+    #[arg(long)]
+    pub check: String,
+}
+
 /// A finished (or abandoned) game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameRecord {

@@ -81,7 +81,24 @@ pub fn loss(samples: &[Sample], p: &[f64], o: &Offsets, k: f64, threads: usize) 
 
 /// The `K` that minimises the loss with the weights held (golden-section search).
 pub fn fit_k(samples: &[Sample], p: &[f64], o: &Offsets, threads: usize) -> f64 {
-    let f = |k: f64| loss(samples, p, o, k, threads);
+    golden_min(|k| loss(samples, p, o, k, threads))
+}
+
+/// The K under which `σ(K·score/400)` best predicts the results (least squares): the
+/// scale of another engine's scores, which need not be the evaluation's.
+pub fn fit_score_k(samples: &[Sample], scores: &[i32]) -> f64 {
+    golden_min(|k| {
+        samples
+            .iter()
+            .zip(scores)
+            .map(|(s, &e)| (s.result as f64 - expected(k, e as f64)).powi(2))
+            .sum::<f64>()
+    })
+}
+
+/// The minimum of `f` over K in (0.01, 10) by golden-section search (the loss is
+/// unimodal in K).
+fn golden_min(f: impl Fn(f64) -> f64) -> f64 {
     let (mut a, mut b) = (0.01f64, 10.0f64);
     let g = (5f64.sqrt() - 1.0) / 2.0;
     let mut c = b - g * (b - a);

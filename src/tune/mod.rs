@@ -50,9 +50,19 @@ pub struct TuneArgs {
     /// expected score of the search's own score, `σ(K·score/400)` (1: results alone, the
     /// plain Texel method). A game's result is one label for every position of it, so
     /// with few games the search score is the steadier signal; held-out positions are
-    /// always judged against results alone.
+    /// judged against results alone unless `--judge-by-target`.
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
+    /// The K that turns a data score into an expected result for `--lambda`: a number,
+    /// or `fit` to fit it to the results (for scores from another engine, `tenfold
+    /// label`, whose scale is its own). By default the evaluation's K.
+    #[arg(long)]
+    pub score_k: Option<String>,
+    /// Judge the held-out positions against the same mix of score and result as the
+    /// training ones, not results alone: for scores from another engine, whose judgement
+    /// is what the fit is to learn, not how Tenfold's own games ended.
+    #[arg(long)]
+    pub judge_by_target: bool,
     /// Threads computing the loss and its gradient.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -105,6 +115,8 @@ pub enum Progress<'a> {
     Epoch(Epoch),
     /// The weights that moved most, by name and (before, after).
     Moved(&'a [(String, i32, i32)]),
+    /// The scale fitted to the data's scores (`--score-k fit`).
+    ScoreK(f64),
 }
 
 impl Progress<'_> {
@@ -116,6 +128,7 @@ impl Progress<'_> {
                 format!("K {k:.4}  loss before: train {t:.6}  held-out {h:.6}")
             }
             Progress::Epoch(e) => epoch_line(e),
+            Progress::ScoreK(k) => format!("score K {k:.4} (the data's scores against results)"),
             Progress::Moved(m) => m
                 .iter()
                 .map(|(n, a, b)| format!("  {n}: {a} -> {b}"))
@@ -123,6 +136,14 @@ impl Progress<'_> {
                 .join("\n"),
         }
     }
+}
+
+/// A `--score-k` number: above 0.
+fn score_k(x: &str) -> Result<f64, TuneError> {
+    x.parse()
+        .ok()
+        .filter(|k: &f64| *k > 0.0 && k.is_finite())
+        .ok_or_else(|| TuneError::Usage(format!("--score-k must be `fit` or above 0, not {x:?}")))
 }
 
 /// Reads the result token of a data line: `1-0`, `0-1`, `1/2-1/2`, or `1`, `0.5`, `0`.
@@ -194,6 +215,9 @@ impl TuneArgs {
                 "--lr and --k must be positive, --reg not negative".into(),
             ));
         }
+        if let Some(x) = self.score_k.as_deref().filter(|&x| x != "fit") {
+            score_k(x)?;
+        }
         if !(0.0..=1.0).contains(&self.lambda) {
             return Err(TuneError::Usage(format!(
                 "--lambda must be from 0 to 1, not {}",
@@ -209,8 +233,8 @@ impl TuneArgs {
         let eval = Eval::new(v);
         let mut tracer = Tracer::new(&eval);
         let (mut train, mut held) = (Vec::new(), Vec::new());
-        // The search scores of the training positions, for `--lambda`.
-        let mut scores = Vec::new();
+        // The search scores of the training and held-out positions, for `--lambda`.
+        let (mut scores, mut held_scores) = (Vec::new(), Vec::new());
         let mut n = 0usize;
         for path in &self.data {
             for (pos, score, result) in read_data(v, path)? {
@@ -221,6 +245,7 @@ impl TuneArgs {
                 n += 1;
                 if self.holdout > 0 && (n / 256 + 1).is_multiple_of(self.holdout) {
                     held.push(s);
+                    held_scores.push(score);
                 } else {
                     train.push(s);
                     scores.push(score);
@@ -242,10 +267,25 @@ impl TuneArgs {
         };
         // K is fitted on results alone; only then can a score become an expected result.
         if self.lambda < 1.0 {
-            for (s, &score) in train.iter_mut().zip(&scores) {
+            let k = match self.score_k.as_deref() {
+                None => k,
+                Some("fit") => {
+                    let ks = fit::fit_score_k(&train, &scores);
+                    report(Progress::ScoreK(ks));
+                    ks
+                }
+                Some(x) => score_k(x)?,
+            };
+            let mix = |s: &mut Sample, score: i32| {
                 s.result = (self.lambda * s.result as f64
                     + (1.0 - self.lambda) * fit::expected(k, score as f64))
                     as f32;
+            };
+            train.iter_mut().zip(&scores).for_each(|(s, &e)| mix(s, e));
+            if self.judge_by_target {
+                held.iter_mut()
+                    .zip(&held_scores)
+                    .for_each(|(s, &e)| mix(s, e));
             }
         }
         report(Progress::K(
