@@ -185,7 +185,7 @@ impl LabelArgs {
                         if stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        let r = scorer.block(blocks[b]);
+                        let r = scorer.block(blocks[b], stop);
                         let failed = r.is_err();
                         if tx.send((b, r)).is_err() || failed {
                             break;
@@ -255,11 +255,15 @@ impl<'a> Scorer<'a> {
         })
     }
 
-    /// Each position's score from White's side, `None` when it is left out.
-    fn block(&mut self, items: &[Item]) -> Result<Vec<Option<i32>>, LabelError> {
+    /// Each position's score from White's side, `None` when it is left out; cut short
+    /// (and never written) once `stop` says the run has failed.
+    fn block(&mut self, items: &[Item], stop: &AtomicBool) -> Result<Vec<Option<i32>>, LabelError> {
         let fail = |fen: &str, e: String| LabelError::Engine(self.name.clone(), e, fen.to_string());
         let mut out = Vec::with_capacity(items.len());
         for item in items {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
             let pos = Position::from_fen(self.v, &item.fen)
                 .map_err(|e| fail(&item.fen, e.to_string()))?;
             let reply = self
