@@ -495,3 +495,80 @@ fn score_k_fit_finds_the_scale_of_another_engines_scores() {
         assert!(err.contains("--score-k"), "{err}");
     }
 }
+
+#[test]
+fn judged_by_target_the_held_out_games_let_a_fit_learn_another_engines_scores() {
+    // All games drawn, but the scores (another engine's) say a knight is worth 150 more:
+    // judged by results alone, every step toward the scores looks worse on the held-out
+    // games and the best epoch is the first; judged by the same target, the fit learns.
+    let v = registry::get("chess").unwrap();
+    let start = Weights::of(&v);
+    let l = start.layout;
+    let knight = v.type_of_letter('N').unwrap() as usize;
+    let mut truth = start.clone();
+    truth.mg[l.material(knight)] += 150;
+    truth.eg[l.material(knight)] += 150;
+    let eval = Eval::new(&v);
+    let mut tracer = Tracer::new(&eval);
+    let o = Offsets::of(&l);
+    let p_true = truth.to_vec();
+    let mut text = String::new();
+    for pos in random_positions(&v, 4000, 0xFACE) {
+        let score = tracer.trace(&pos).score(&p_true, &o).round() as i32;
+        text.push_str(&format!("{} | {score} | 1/2-1/2\n", pos.fen()));
+    }
+    let data = temp_path("judge-data.txt");
+    std::fs::write(&data, text).unwrap();
+    let knight_after = |judge: bool| {
+        let out = temp_path(&format!("judge-{judge}.toml"));
+        let mut args = vec![
+            "tune",
+            "--variant",
+            "chess",
+            "--data",
+            data.to_str().unwrap(),
+            "--holdout",
+            "4",
+            "--patience",
+            "3",
+            "--k",
+            "1",
+            "--lambda",
+            "0",
+            "--freeze",
+            "pst,mobility,passed,danger,scalars,hand,checks",
+            "--epochs",
+            "40",
+            "--lr",
+            "4",
+            "--batch",
+            "256",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        if judge {
+            args.push("--judge-by-target");
+        }
+        let (code, _, err) = tenfold(&args);
+        assert_eq!(code, 0, "{err}");
+        let section = std::fs::read_to_string(&out).unwrap();
+        let tuned = Variant::from_toml(
+            &format!("extends = \"chess\"\nname = \"judge\"\n{section}"),
+            "judge",
+        )
+        .unwrap();
+        Weights::of(&tuned).mg[l.material(knight)]
+    };
+    let was = start.mg[l.material(knight)];
+    let judged_by_target = knight_after(true);
+    assert!(
+        (judged_by_target - (was + 150)).abs() <= 30,
+        "judged by target: knight {was} -> {judged_by_target}, the scores say {}",
+        was + 150
+    );
+    let judged_by_results = knight_after(false);
+    assert!(
+        judged_by_results < was + 50,
+        "judged by results: knight {was} -> {judged_by_results}; draws should stop the fit early"
+    );
+}
