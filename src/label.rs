@@ -1,7 +1,7 @@
 //! `tenfold label`: gives the positions of datagen files another engine's scores.
 //!
 //! Self-play positions carry the score of the search that played them, so a fit to them
-//! can only learn what Tenfold already judges. `label` asks a reference engine (any UCI
+//! learns little beyond what Tenfold already judges. `label` asks a reference engine (any UCI
 //! or XBoard engine that knows the game, as `match --engine` names it) to search each
 //! position to a fixed depth or node count, and writes the same `FEN | score | result`
 //! line with its score (White's view) instead; the game result stays. `tune` then fits
@@ -233,6 +233,9 @@ struct Scorer<'a> {
     player: Box<dyn Player>,
     name: String,
     limit: &'a Limit,
+    /// Told each position as a new game: an XBoard engine keeps the game it was given
+    /// and hears only moves (a UCI engine is told the position with every search).
+    fresh_game: bool,
 }
 
 impl<'a> Scorer<'a> {
@@ -252,6 +255,7 @@ impl<'a> Scorer<'a> {
             player,
             name: spec.name.clone(),
             limit,
+            fresh_game: spec.proto == "xboard",
         })
     }
 
@@ -266,6 +270,11 @@ impl<'a> Scorer<'a> {
             }
             let pos = Position::from_fen(self.v, &item.fen)
                 .map_err(|e| fail(&item.fen, e.to_string()))?;
+            if self.fresh_game {
+                self.player
+                    .new_game(&self.v.name, &item.fen)
+                    .map_err(|e| fail(&item.fen, e.to_string()))?;
+            }
             let reply = self
                 .player
                 .think(&pos, &item.fen, &[], self.limit)

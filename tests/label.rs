@@ -95,6 +95,13 @@ fn fairy_stockfish_scores_chess_and_grand_positions() {
     for (fen, score, _) in label("chess", &engine, &input, "label-fs-chess-out.txt") {
         assert!(score > 500, "{fen}: {score}");
     }
+    // Over XBoard each position is set up as a game of its own (`setboard`).
+    let xboard = format!("cmd={fs},proto=xboard");
+    let lines = label("chess", &xboard, &input, "label-fs-xboard-out.txt");
+    assert_eq!(lines.len(), 2);
+    for (fen, score, _) in lines {
+        assert!(score > 500, "{fen}: {score}");
+    }
     // Grand with Black's queen gone (the engine is told the variant by name).
     let grand = ["r8r/1nb1kcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R b - - 0 1"];
     let input = data("label-fs-grand.txt", &grand);
