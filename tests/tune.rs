@@ -375,28 +375,53 @@ fn eval_sections_override_the_derived_weights_and_bad_ones_name_the_key() {
     assert!(tall.is_ok(), "{:?}", tall.err().map(|e| e.to_string()));
 }
 
-#[test]
-fn lambda_zero_learns_from_the_search_scores_where_results_say_nothing() {
-    // Every game drawn, but the scores say a knight is worth 150 more than the table
-    // thinks: the scores (λ 0) teach that, results alone (λ 1) teach the opposite.
+/// A data file of `n` random chess positions, every game drawn, each scored by the
+/// table's weights with the knight worth 150 more (what another engine might say).
+fn stronger_knight_data(name: &str, n: usize, seed: u64) -> std::path::PathBuf {
     let v = registry::get("chess").unwrap();
-    let start = Weights::of(&v);
-    let l = start.layout;
+    let mut truth = Weights::of(&v);
+    let l = truth.layout;
     let knight = v.type_of_letter('N').unwrap() as usize;
-    let mut truth = start.clone();
     truth.mg[l.material(knight)] += 150;
     truth.eg[l.material(knight)] += 150;
     let eval = Eval::new(&v);
     let mut tracer = Tracer::new(&eval);
-    let o = Offsets::of(&l);
-    let p_true = truth.to_vec();
+    let (o, p_true) = (Offsets::of(&l), truth.to_vec());
     let mut text = String::from("# synthetic: all draws, scores from a stronger knight\n");
-    for pos in random_positions(&v, 3000, 0xC0FFEE) {
+    for pos in random_positions(&v, n, seed) {
         let score = tracer.trace(&pos).score(&p_true, &o).round() as i32;
         text.push_str(&format!("{} | {score} | 1/2-1/2\n", pos.fen()));
     }
-    let data = temp_path("lambda-data.txt");
+    let data = temp_path(name);
     std::fs::write(&data, text).unwrap();
+    data
+}
+
+/// The middlegame knight of a written `[eval]` section.
+fn knight_in(section: &std::path::Path) -> i32 {
+    let section = std::fs::read_to_string(section).unwrap();
+    let tuned = Variant::from_toml(
+        &format!("extends = \"chess\"\nname = \"knight\"\n{section}"),
+        "knight",
+    )
+    .unwrap();
+    let knight = tuned.type_of_letter('N').unwrap() as usize;
+    let w = Weights::of(&tuned);
+    w.mg[w.layout.material(knight)]
+}
+
+/// The chess table's middlegame knight before any fit.
+fn knight_before() -> i32 {
+    let v = registry::get("chess").unwrap();
+    let w = Weights::of(&v);
+    w.mg[w.layout.material(v.type_of_letter('N').unwrap() as usize)]
+}
+
+#[test]
+fn lambda_zero_learns_from_the_search_scores_where_results_say_nothing() {
+    // Every game drawn, but the scores say a knight is worth 150 more than the table
+    // thinks: the scores (λ 0) teach that, results alone (λ 1) teach the opposite.
+    let data = stronger_knight_data("lambda-data.txt", 3000, 0xC0FFEE);
     let knight_after = |lambda: &str| {
         let out = temp_path(&format!("lambda-{lambda}.toml"));
         let (code, _, err) = tune_chess(
@@ -419,15 +444,9 @@ fn lambda_zero_learns_from_the_search_scores_where_results_say_nothing() {
             ],
         );
         assert_eq!(code, 0, "{err}");
-        let section = std::fs::read_to_string(&out).unwrap();
-        let tuned = Variant::from_toml(
-            &format!("extends = \"chess\"\nname = \"lambda\"\n{section}"),
-            "lambda",
-        )
-        .unwrap();
-        Weights::of(&tuned).mg[l.material(knight)]
+        knight_in(&out)
     };
-    let was = start.mg[l.material(knight)];
+    let was = knight_before();
     let from_scores = knight_after("0");
     assert!(
         (from_scores - (was + 150)).abs() <= 25,
@@ -501,24 +520,7 @@ fn judged_by_target_the_held_out_games_let_a_fit_learn_another_engines_scores() 
     // All games drawn, but the scores (another engine's) say a knight is worth 150 more:
     // judged by results alone, every step toward the scores looks worse on the held-out
     // games and the best epoch is the first; judged by the same target, the fit learns.
-    let v = registry::get("chess").unwrap();
-    let start = Weights::of(&v);
-    let l = start.layout;
-    let knight = v.type_of_letter('N').unwrap() as usize;
-    let mut truth = start.clone();
-    truth.mg[l.material(knight)] += 150;
-    truth.eg[l.material(knight)] += 150;
-    let eval = Eval::new(&v);
-    let mut tracer = Tracer::new(&eval);
-    let o = Offsets::of(&l);
-    let p_true = truth.to_vec();
-    let mut text = String::new();
-    for pos in random_positions(&v, 4000, 0xFACE) {
-        let score = tracer.trace(&pos).score(&p_true, &o).round() as i32;
-        text.push_str(&format!("{} | {score} | 1/2-1/2\n", pos.fen()));
-    }
-    let data = temp_path("judge-data.txt");
-    std::fs::write(&data, text).unwrap();
+    let data = stronger_knight_data("judge-data.txt", 4000, 0xFACE);
     let knight_after = |judge: bool| {
         let out = temp_path(&format!("judge-{judge}.toml"));
         let mut args = vec![
@@ -551,15 +553,9 @@ fn judged_by_target_the_held_out_games_let_a_fit_learn_another_engines_scores() 
         }
         let (code, _, err) = tenfold(&args);
         assert_eq!(code, 0, "{err}");
-        let section = std::fs::read_to_string(&out).unwrap();
-        let tuned = Variant::from_toml(
-            &format!("extends = \"chess\"\nname = \"judge\"\n{section}"),
-            "judge",
-        )
-        .unwrap();
-        Weights::of(&tuned).mg[l.material(knight)]
+        knight_in(&out)
     };
-    let was = start.mg[l.material(knight)];
+    let was = knight_before();
     let judged_by_target = knight_after(true);
     assert!(
         (judged_by_target - (was + 150)).abs() <= 30,
