@@ -114,39 +114,32 @@ fn fairy_stockfish_scores_chess_and_grand_positions() {
 fn bad_input_gets_one_line_errors() {
     let input = data("label-bad-in.txt", &CHESS_UP[..1]);
     let out = temp_path("label-bad-out.txt");
-    let run = |extra: &[&str]| {
-        let mut args = vec![
-            "label",
-            "--engine",
-            "name=tf",
-            "--out",
-            out.to_str().unwrap(),
-        ];
+    // `label --engine ENGINE --out OUT` and `extra`: exit 2 and one line on stderr.
+    let run = |engine: &str, extra: &[&str]| {
+        let mut args = vec!["label", "--engine", engine, "--out", out.to_str().unwrap()];
         args.extend_from_slice(extra);
         let (code, _, err) = tenfold(&args);
         assert_eq!(code, 2, "{err}");
         assert_eq!(err.trim().lines().count(), 1, "{err}");
         err
     };
-    let err = run(&["--data", input.to_str().unwrap()]);
+    let err = run("name=tf", &["--data", input.to_str().unwrap()]);
     assert!(err.contains("--depth"), "{err}");
-    let err = run(&["--data", input.to_str().unwrap(), "--depth", "0"]);
+    let err = run(
+        "name=tf",
+        &["--data", input.to_str().unwrap(), "--depth", "0"],
+    );
     assert!(err.contains("at least 1"), "{err}");
     let broken = temp_path("label-broken.txt");
     std::fs::write(&broken, "# header\nnot a fen at all | 0 | 1-0\n").unwrap();
-    let err = run(&["--data", broken.to_str().unwrap(), "--depth", "2"]);
+    let err = run(
+        "name=tf",
+        &["--data", broken.to_str().unwrap(), "--depth", "2"],
+    );
     assert!(err.contains("label-broken.txt:2:"), "{err}");
-    let (code, _, err) = tenfold(&[
-        "label",
-        "--engine",
+    let err = run(
         "cmd=/nonexistent/engine",
-        "--depth",
-        "2",
-        "--data",
-        input.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 2, "{err}");
+        &["--depth", "2", "--data", input.to_str().unwrap()],
+    );
     assert!(err.contains("/nonexistent/engine"), "{err}");
 }
