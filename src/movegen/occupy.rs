@@ -185,10 +185,11 @@ impl Position {
         self.gen_castling(list, false);
         let royals = self.royals(us);
         if royals.any() {
+            let our_shield = self.shield(x, ours);
             let moves = list.as_mut_slice();
             let mut keep = 0;
             for i in 0..moves.len() {
-                if self.ext_safe(x, moves[i]) {
+                if self.ext_safe(x, moves[i], our_shield) {
                     moves[keep] = moves[i];
                     keep += 1;
                 }
@@ -222,27 +223,35 @@ impl Position {
         alive: Bitboard,
         shield: Bitboard,
     ) {
-        let mut next = w.path.one[w.color][cur.idx()] & !w.blockers;
+        let mut free = !w.blockers;
         if w.avoid {
-            next &= !shield;
+            free &= !shield;
         }
+        // No enemy left to kill on the way: every walk from here ends as its kills so far
+        // say, so the end squares are one flood of the steps left (an empty board's
+        // corners are walked once, not once per route).
+        let passed = match left {
+            0 | 1 => Bitboard::EMPTY,
+            l => w.path.within[w.color][l as usize - 2][cur.idx()],
+        };
+        if (passed & alive & !self.royals(self.side.flip())).is_empty() {
+            let mut ends = cur.bb();
+            for _ in 0..left {
+                ends = w.path.forward(w.color, ends) & free;
+            }
+            if nk == 0 {
+                out.plain |= ends;
+                return;
+            }
+            for n in ends {
+                self.end_walk(w, out, n, &kills[..nk]);
+            }
+            return;
+        }
+        let next = w.path.one[w.color][cur.idx()] & free;
         for n in next {
             if left == 1 {
-                // The path ends here: an enemy still on `n` is occupy-captured; a kill
-                // on `n` earlier in the path is not written (it equals the end square).
-                let mut ks = [Square(0); MAX_KILLS];
-                let mut m = 0;
-                for &k in &kills[..nk] {
-                    if k != n {
-                        ks[m] = k;
-                        m += 1;
-                    }
-                }
-                if m == 0 {
-                    out.plain.set(n);
-                } else {
-                    self.push_kill(out, w.ptype, w.origin, n, &ks[..m]);
-                }
+                self.end_walk(w, out, n, &kills[..nk]);
                 continue;
             }
             let (mut kills2, mut nk2, mut alive2, mut shield2) = (kills, nk, alive, shield);
@@ -257,6 +266,25 @@ impl Position {
                 }
             }
             self.walk(x, w, out, n, left - 1, kills2, nk2, alive2, shield2);
+        }
+    }
+
+    /// Records a path ending on `n` with `kills` made on the way: an enemy still on `n`
+    /// is occupy-captured; a kill on `n` earlier in the path is not written (it equals
+    /// the end square).
+    fn end_walk(&self, w: &Walk, out: &mut Out, n: Square, kills: &[Square]) {
+        let mut ks = [Square(0); MAX_KILLS];
+        let mut m = 0;
+        for &k in kills {
+            if k != n {
+                ks[m] = k;
+                m += 1;
+            }
+        }
+        if m == 0 {
+            out.plain.set(n);
+        } else {
+            self.push_kill(out, w.ptype, w.origin, n, &ks[..m]);
         }
     }
 
@@ -286,6 +314,26 @@ impl Position {
         let blocked = occ_wo | shield;
         let land = v.board.all & !occ & !shield;
         let fa = &f.follow[us.idx()];
+        // Landing squares with no enemy to kill within a borrowed path's reach: their
+        // paths end without kills, so all of them are one flood (as in `walk`).
+        let mut clean_land = [Bitboard::EMPTY; 4];
+        let free = !(self.by_color[us.idx()] & !from.bb()) & !shield;
+        for (&p, clean) in f.paths.iter().zip(clean_land.iter_mut()) {
+            let Some(pd) = &x.paths[p as usize] else {
+                continue;
+            };
+            let (mut ring, mut dirty) = (prey, Bitboard::EMPTY);
+            for _ in 1..pd.steps {
+                ring = pd.backward(us.idx(), ring);
+                dirty |= ring;
+            }
+            *clean = land & !dirty;
+            let mut ends = *clean;
+            for _ in 0..pd.steps {
+                ends = pd.forward(us.idx(), ends) & free;
+            }
+            out.plain |= ends;
+        }
         for s in land {
             out.plain.set(s);
             // Forbidden squares block borrowed rides like pieces do: they cannot be entered.
@@ -298,7 +346,10 @@ impl Position {
                     }
                 }
             }
-            for &p in &f.paths {
+            for (i, &p) in f.paths.iter().enumerate() {
+                if clean_land.get(i).is_some_and(|c| c.has(s)) {
+                    continue;
+                }
                 if let Some(pd) = &x.paths[p as usize] {
                     let w = Walk {
                         path: pd,
@@ -324,8 +375,9 @@ impl Position {
         }
     }
 
-    /// True when, after `m`, no royal piece of the mover could be occupy-captured.
-    fn ext_safe(&self, x: &OccupyRules, m: Move) -> bool {
+    /// True when, after `m`, no royal piece of the mover could be occupy-captured;
+    /// `our_shield` is the mover's shot range before the move (kept when no shooter moves).
+    fn ext_safe(&self, x: &OccupyRules, m: Move, our_shield: Bitboard) -> bool {
         let v = &*self.v;
         let us = self.side;
         let them = us.flip();
@@ -376,6 +428,15 @@ impl Position {
                 }
             }
         }
+        let shooter = |t: PieceType| (t as u32) < 32 && x.shooter_mask >> t & 1 != 0;
+        let moves_shooter = moved[..n_moved]
+            .iter()
+            .any(|&(_, _, ot, nt)| shooter(ot) || shooter(nt));
+        if !moves_shooter {
+            return royals
+                .iter()
+                .all(|k| !self.occupy_attacked(x, k, occ, theirs, them, our_shield));
+        }
         let mut shield = Bitboard::EMPTY;
         let mut sm = x.shooter_mask;
         while sm != 0 {
@@ -412,7 +473,7 @@ impl Position {
         by: Color,
         shield: Bitboard,
     ) -> bool {
-        if self.attackers_to(sq, occ, attackers, by).any() {
+        if self.is_attacked(sq, occ, attackers, by) {
             return true;
         }
         let v = &*self.v;
@@ -438,7 +499,7 @@ impl Position {
             let t = pm.trailing_zeros() as usize;
             pm &= pm - 1;
             let Some(p) = &x.paths[t] else { continue };
-            for n in self.by_type[t] & attackers {
+            for n in self.by_type[t] & attackers & p.near[c][sq.idx()] {
                 // Own pieces block; enemies are killed in passing and do not.
                 let blk = attackers ^ n.bb();
                 let mut reach = n.bb();

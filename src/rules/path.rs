@@ -65,6 +65,12 @@ pub struct PathDef {
     pub dirs: Vec<Offset>,
     /// One-step targets per colour and square.
     pub one: [Box<[Bitboard; SQUARE_SLOTS]>; 2],
+    /// Per colour and square, the squares a path of `steps` steps could end on it from
+    /// on an empty board (a mover elsewhere cannot reach it, whatever stands between).
+    pub near: [Box<[Bitboard; SQUARE_SLOTS]>; 2],
+    /// Per colour, `within[c][k - 1][sq]`: the squares 1..=k steps from `sq` on an empty
+    /// board (where a walk of k + 1 steps left could still kill on its way).
+    pub within: [Vec<Box<[Bitboard; SQUARE_SLOTS]>>; 2],
     fwd: [Vec<Shift>; 2],
     back: [Vec<Shift>; 2],
 }
@@ -127,11 +133,38 @@ pub fn compile(board: &Board, p: &PathFile, key: &str) -> Result<PathDef, RuleEr
             back[c.idx()].push(Shift::new(board, d.reversed()));
         }
     }
-    Ok(PathDef {
+    let mut def = PathDef {
         steps: p.steps as u8,
         dirs,
         one,
+        near: [
+            Box::new([Bitboard::EMPTY; SQUARE_SLOTS]),
+            Box::new([Bitboard::EMPTY; SQUARE_SLOTS]),
+        ],
+        within: [Vec::new(), Vec::new()],
         fwd,
         back,
-    })
+    };
+    for c in 0..2 {
+        for k in 1..def.steps {
+            let mut w = Box::new([Bitboard::EMPTY; SQUARE_SLOTS]);
+            for sq in board.all {
+                let (mut ring, mut all) = (sq.bb(), Bitboard::EMPTY);
+                for _ in 0..k {
+                    ring = def.forward(c, ring);
+                    all |= ring;
+                }
+                w[sq.idx()] = all;
+            }
+            def.within[c].push(w);
+        }
+        for sq in board.all {
+            let mut from = sq.bb();
+            for _ in 0..def.steps {
+                from = def.backward(c, from);
+            }
+            def.near[c][sq.idx()] = from;
+        }
+    }
+    Ok(def)
 }
