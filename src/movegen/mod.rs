@@ -23,21 +23,41 @@ use crate::core::moves::{Move, MoveKind, MoveList, PieceType};
 use crate::position::Position;
 use crate::variant::Legality;
 
-/// Pieces pinned to the king and the line each may still move along.
+/// Pieces pinned to the king and the ray each is pinned along. The line a pinned piece
+/// may still move along is recomputed when asked (rarely: most nodes have no pin), so
+/// that every node's pin record stays small enough to build and return cheaply.
 struct Pins {
     bb: Bitboard,
     sq: [Square; 32],
-    line: [Bitboard; 32],
+    ray: [crate::movement::attacks::RayId; 32],
     n: usize,
+    /// The royal square the rays start from.
+    ksq: Square,
+    /// The occupancy the pins were read on.
+    occ: Bitboard,
 }
 
 impl Pins {
+    /// No pins.
+    fn none() -> Pins {
+        Pins {
+            bb: Bitboard::EMPTY,
+            sq: [Square(0); 32],
+            ray: [0; 32],
+            n: 0,
+            ksq: Square(0),
+            occ: Bitboard::EMPTY,
+        }
+    }
+
+    /// The squares the pinned piece on `s` may move to: its pin rays from the royal
+    /// square out to the pinner, the pinner included.
     #[inline(always)]
-    fn line(&self, s: Square) -> Bitboard {
+    fn line(&self, rays: &crate::movement::attacks::Rays, s: Square) -> Bitboard {
         let mut l = Bitboard(!0);
         for i in 0..self.n {
             if self.sq[i] == s {
-                l &= self.line[i];
+                l &= rays.get(self.ray[i]).attacks(self.ksq, self.occ ^ s.bb());
             }
         }
         l

@@ -33,13 +33,7 @@ impl Position {
             }
         }
         if let Some(st) = &v.stacking {
-            let no_pins = Pins {
-                bb: Bitboard::EMPTY,
-                sq: [Square(0); 32],
-                line: [Bitboard::EMPTY; 32],
-                n: 0,
-            };
-            self.gen_stacks(list, st, Bitboard(!0), &no_pins);
+            self.gen_stacks(list, st, Bitboard(!0), &Pins::none());
         }
         self.gen_en_passant(list, false);
         if !checked {

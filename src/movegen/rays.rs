@@ -19,10 +19,9 @@ impl Position {
         let theirs = self.by_color[them.idx()];
         let checkers = self.attackers_to(ksq, occ, theirs, them);
         let mut pins = Pins {
-            bb: Bitboard::EMPTY,
-            sq: [Square(0); 32],
-            line: [Bitboard::EMPTY; 32],
-            n: 0,
+            ksq,
+            occ,
+            ..Pins::none()
         };
         let mut evasion = Bitboard(!0);
         let map = &v.attackers[them.idx()];
@@ -53,7 +52,7 @@ impl Position {
                 {
                     pins.bb.set(b1);
                     pins.sq[pins.n] = b1;
-                    pins.line[pins.n] = ray.attacks(ksq, occ ^ b1.bb());
+                    pins.ray[pins.n] = g.ray;
                     pins.n += 1;
                 }
             } else if checkers.has(b1) && !checkers.more_than_one() {
@@ -96,7 +95,7 @@ impl Position {
         let tg = pa.targets(&self.v.rays, from, occ);
         let mut dest = (tg.quiet | (tg.capture & theirs)) & evasion;
         if pins.bb.has(from) {
-            dest &= pins.line(from);
+            dest &= pins.line(&self.v.rays, from);
         }
         dest
     }

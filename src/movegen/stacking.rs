@@ -53,7 +53,7 @@ impl Position {
             for from in bb {
                 let tg = pa.targets(&v.rays, from, occ);
                 let line = if pins.bb.has(from) {
-                    pins.line(from)
+                    pins.line(&self.v.rays, from)
                 } else {
                     Bitboard(!0)
                 };
