@@ -213,7 +213,19 @@ impl Position {
                 }
                 let pa = &v.attacks[us.idx()][t];
                 let zone = promotion_zone(v, t, us.idx());
-                for from in bb {
+                // A leaper's unpinned pieces that cannot reach the promotion zone are
+                // counted together (a pawn's pushes: one shift for all of them).
+                // Two or fewer are cheaper one by one: a table lookup each, against one
+                // shift per leap (a knight's eight).
+                let mut each = bb;
+                if bb.count() > 2 {
+                    let alone = bb & (pins.bb | pa.set_sources(zone));
+                    if let Some(c) = pa.count_set(bb & !alone, occ, theirs, evasion) {
+                        n += c as usize;
+                        each = alone;
+                    }
+                }
+                for from in each {
                     let dest = self.ray_legal_dest(pa, from, occ, theirs, evasion, &pins);
                     n += (dest & !zone).count() as usize;
                     if (dest & zone).any() {

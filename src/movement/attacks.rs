@@ -177,6 +177,35 @@ pub struct PieceAttacks {
     odd_rides: Vec<RayAtom>,
     /// Every capture is a leap: the capture targets are `leap_capture` on any occupancy.
     leap_captures_only: bool,
+    /// Set when the piece only leaps (lame leaps included), each step once: its leaps
+    /// as shifts of a whole set of pieces, for [`PieceAttacks::count_set`].
+    set_leaps: Option<Vec<SetLeap>>,
+}
+
+/// One leap of a leaper as a shift of a whole set of start squares.
+#[derive(Clone, Copy, Debug)]
+struct SetLeap {
+    /// Squares the leap may start from: its target (and a lame leap's via square) on
+    /// the board, initial-only leaps from the initial squares only. From these, index
+    /// plus `delta` is the target square itself (no wrap across files).
+    from: Bitboard,
+    /// Index delta of the leap.
+    delta: i32,
+    /// Index delta of a lame leap's via square (0 for a free leap).
+    via: i32,
+    /// Move only / capture only / both.
+    mode: Mode,
+}
+
+/// `bb` moved by `delta` squares of index (the caller has kept only squares for which
+/// that stays on the board without wrapping).
+#[inline(always)]
+fn shifted(bb: Bitboard, delta: i32) -> Bitboard {
+    Bitboard(if delta >= 0 {
+        bb.0 << delta
+    } else {
+        bb.0 >> -delta
+    })
 }
 
 /// The rides of a piece whose rides all move and capture alike from every square: for
@@ -222,6 +251,42 @@ impl PlainRides {
     }
 }
 
+/// Adds `atom` (a leap, lame when `via` is given) to the set-wise leaps, or gives them
+/// up (None) when its step is already there: two leaps onto one square would be one
+/// move per piece, but two in a set-wise count.
+fn push_set_leap(
+    set: &mut Option<Vec<SetLeap>>,
+    board: &Board,
+    atom: &Atom,
+    from: Bitboard,
+    via: Option<Offset>,
+) {
+    let Some(v) = set else { return };
+    if v.iter().any(|l| l.delta == index_delta(board, atom.step)) {
+        *set = None;
+        return;
+    }
+    let mut ok = Bitboard::EMPTY;
+    for s in from.iter() {
+        let t = board.offset(s, atom.step.dx as i32, atom.step.dy as i32);
+        let w = via.map(|w| board.offset(s, w.dx as i32, w.dy as i32));
+        if t.is_some() && !matches!(w, Some(None)) {
+            ok.set(s);
+        }
+    }
+    v.push(SetLeap {
+        from: ok,
+        delta: index_delta(board, atom.step),
+        via: via.map_or(0, |w| index_delta(board, w)),
+        mode: atom.mode,
+    });
+}
+
+/// The change of square index a step makes on `board` (where it stays on the board).
+fn index_delta(board: &Board, step: Offset) -> i32 {
+    step.dy as i32 * board.files as i32 + step.dx as i32
+}
+
 /// Squares a piece may move to (empty) and capture on (occupied, either colour).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Targets {
@@ -247,11 +312,14 @@ impl PieceAttacks {
             plain: None,
             odd_rides: Vec::new(),
             leap_captures_only: false,
+            set_leaps: None,
         };
+        let mut set_leaps = Some(Vec::new());
         for atom in atoms {
             let from = if atom.initial { initial } else { board.all };
             match atom.kind {
                 AtomKind::Leap => {
+                    push_set_leap(&mut set_leaps, board, atom, from, None);
                     for s in from.iter() {
                         let d = (atom.step.dx as i32, atom.step.dy as i32);
                         if let Some(t) = board.offset(s, d.0, d.1) {
@@ -265,6 +333,7 @@ impl PieceAttacks {
                     }
                 }
                 AtomKind::Lame { via } => {
+                    push_set_leap(&mut set_leaps, board, atom, from, Some(via));
                     let mut la = LameAtom {
                         target: Box::new([Bitboard::EMPTY; SQUARE_SLOTS]),
                         via: Box::new([Square(0); SQUARE_SLOTS]),
@@ -282,6 +351,7 @@ impl PieceAttacks {
                     pa.lame.push(la);
                 }
                 AtomKind::Ride { range } | AtomKind::Hop { range } => {
+                    set_leaps = None;
                     let ra = RayAtom {
                         ray: rays.id(board, atom.step, range),
                         full: rays.id(board, atom.step, 0),
@@ -295,6 +365,7 @@ impl PieceAttacks {
                     }
                 }
                 AtomKind::Bent { then, range } => {
+                    set_leaps = None;
                     let mut ba = BentAtom {
                         mid: Box::new([Square(0); SQUARE_SLOTS]),
                         valid: Bitboard::EMPTY,
@@ -321,11 +392,56 @@ impl PieceAttacks {
             pa.plain = Some(PlainRides::build(rays, pa.rides.iter().filter(plain)));
             pa.odd_rides = pa.rides.iter().filter(|r| !plain(r)).cloned().collect();
         }
+        pa.set_leaps = set_leaps;
         pa.leap_captures_only = pa.lame.iter().all(|a| !a.mode.captures())
             && pa.rides.iter().all(|a| !a.mode.captures())
             && pa.hops.iter().all(|a| !a.mode.captures())
             && pa.bents.iter().all(|a| !a.mode.captures());
         pa
+    }
+
+    /// The moves of the pieces on `bb` to squares of `allowed`, counted as shifts of the
+    /// whole set (one per leap, not one per piece), for a piece that only leaps; None
+    /// for others. Each piece reaches each square by at most one leap, so the count is
+    /// the per-piece count summed, `region` applied as there.
+    #[inline]
+    pub fn count_set(
+        &self,
+        bb: Bitboard,
+        occ: Bitboard,
+        theirs: Bitboard,
+        allowed: Bitboard,
+    ) -> Option<u32> {
+        let leaps = self.set_leaps.as_ref()?;
+        let allowed = allowed & self.region;
+        let mut n = 0;
+        for l in leaps {
+            let mut src = bb & l.from;
+            if l.via != 0 {
+                src &= !shifted(occ, -l.via);
+            }
+            let to = shifted(src, l.delta);
+            let mut ok = Bitboard::EMPTY;
+            if l.mode.moves() {
+                ok |= !occ;
+            }
+            if l.mode.captures() {
+                ok |= theirs;
+            }
+            n += (to & ok & allowed).count();
+        }
+        Some(n)
+    }
+
+    /// The squares from which a leap of a set-wise leaper lands on `target`, on any
+    /// occupancy (empty for other pieces).
+    #[inline]
+    pub fn set_sources(&self, target: Bitboard) -> Bitboard {
+        let mut src = Bitboard::EMPTY;
+        for l in self.set_leaps.iter().flatten() {
+            src |= shifted(target, -l.delta) & l.from;
+        }
+        src
     }
 
     /// True when the piece has only leaps and unlimited or limited straight rides, so
@@ -1000,5 +1116,58 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A set of leapers counted as shifts of the whole set makes as many moves as its
+    /// pieces one by one: pawns with an initial lame double step on an 8x8 and a 10x12
+    /// board, camels and Xiangqi horses, on random boards; a piece that names one step
+    /// twice is not counted set-wise at all.
+    #[test]
+    fn set_wise_leaper_counts_equal_piece_by_piece_counts() {
+        let mut seed = 0x51E7_C0DE_0BAD_F00Du64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (files, ranks) in [(8, 8), (10, 12), (9, 10)] {
+            let b = Board::new(files, ranks).unwrap();
+            for betza in ["fmWfcFifmnD", "C", "nN", "WfcF", "K"] {
+                let mut rays = Rays::default();
+                let atoms = crate::movement::betza::parse(betza).unwrap();
+                let pa = PieceAttacks::compile(&b, &mut rays, &atoms, b.rank_mask(1));
+                assert!(pa.set_leaps.is_some(), "{betza}");
+                for _ in 0..300 {
+                    let r = |r: &mut dyn FnMut() -> u64| (r() as u128) << 64 | r() as u128;
+                    let occ = Bitboard(r(&mut rnd) & r(&mut rnd)) & b.all;
+                    let theirs = occ & Bitboard(r(&mut rnd));
+                    let ours = occ & !theirs;
+                    let allowed = Bitboard(r(&mut rnd) | r(&mut rnd)) & b.all;
+                    let one_by_one: u32 = ours
+                        .iter()
+                        .map(|f| {
+                            let tg = pa.targets(&rays, f, occ);
+                            ((tg.quiet | (tg.capture & theirs)) & allowed).count()
+                        })
+                        .sum();
+                    let set = pa.count_set(ours, occ, theirs, allowed);
+                    assert_eq!(set, Some(one_by_one), "{betza} on {files}x{ranks}");
+                }
+            }
+        }
+        let mut rays = Rays::default();
+        let twice = [Atom::leap(1, 0), Atom::leap(1, 0)];
+        let pa = PieceAttacks::compile(&b10(), &mut rays, &twice, b10().rank_mask(1));
+        assert_eq!(
+            pa.count_set(Bitboard(1), Bitboard(1), Bitboard::EMPTY, Bitboard(!0)),
+            None
+        );
+        let rider = crate::movement::betza::parse("NR").unwrap();
+        let pa = PieceAttacks::compile(&b10(), &mut rays, &rider, b10().rank_mask(1));
+        assert_eq!(
+            pa.count_set(Bitboard(1), Bitboard(1), Bitboard::EMPTY, Bitboard(!0)),
+            None
+        );
     }
 }
