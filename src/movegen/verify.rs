@@ -202,22 +202,33 @@ impl Position {
                     self.emit(&mut list, t as PieceType, from, dest & zone);
                 }
                 let plain = dest & !zone;
-                if from_sens.has(from) {
-                    let mut tested = plain;
-                    if sens.lines.is_some() {
-                        // Off the lines the arrival changes none of them: whether the
-                        // departure exposes the royal piece is one test for them all.
-                        // (Off the lines whole, not only their near segments: a piece
-                        // leaving a line's segment may land farther along that line,
-                        // behind the piece that was second, which then no longer is.)
-                        let off = plain & !sens.full_lines;
-                        if off.any() && self.plain_move_safe(from, off.lsb(), royals, &sens) {
-                            n += off.count() as usize;
-                        }
-                        tested &= sens.full_lines;
-                    }
-                    for to in tested {
+                if from_sens.has(from) && sens.lines.is_none() {
+                    for to in plain {
                         n += self.plain_move_safe(from, to, royals, &sens) as usize;
+                    }
+                    continue;
+                }
+                if from_sens.has(from) {
+                    // Leaving a line changes only the lines through `from`, arriving only
+                    // those through `to`: where no line holds both, the move is safe when
+                    // the departure is (one test for the piece) and the arrival is (one
+                    // test per square, shared by every piece). Off the lines whole the
+                    // arrival changes nothing; off their near segments neither does it
+                    // (it lands behind the second piece).
+                    let ksq = royals.lsb();
+                    let depart = self.departure_safe(ksq, from);
+                    if depart {
+                        n += (plain & !sens.full_lines).count() as usize;
+                    }
+                    for to in plain & sens.full_lines {
+                        let ok = if self.share_line(ksq, from, to) {
+                            self.plain_move_safe(from, to, royals, &sens)
+                        } else {
+                            depart
+                                && (!to_sens.has(to)
+                                    || self.arrival_safe_cached(ksq, to, &mut known, &mut safe))
+                        };
+                        n += ok as usize;
                     }
                     continue;
                 }
@@ -232,10 +243,7 @@ impl Position {
                 // those lines: whether it exposes the royal depends on `to` alone, so
                 // each square is tested once for all the pieces that reach it.
                 for to in plain & to_sens & !known {
-                    known.set(to);
-                    if self.plain_move_safe(from, to, royals, &sens) {
-                        safe.set(to);
-                    }
+                    self.arrival_safe_cached(royals.lsb(), to, &mut known, &mut safe);
                 }
                 n += (plain & to_sens & safe).count() as usize;
             }
@@ -245,6 +253,48 @@ impl Position {
         self.retain_safe(&mut list, royals, &sens);
         self.gen_verified_rest(&mut list, royals, false);
         n + list.len()
+    }
+
+    /// Out of check, whether a piece of the side to move leaving `from` (for a square on
+    /// no line through it) keeps the royal on `ksq` safe.
+    fn departure_safe(&self, ksq: Square, from: Square) -> bool {
+        let them = self.side.flip();
+        let occ = self.occupied() & !from.bb();
+        !self.attacked_along(ksq, occ, self.by_color[them.idx()], them, from.bb())
+    }
+
+    /// Out of check, whether a piece of the side to move arriving on `to` (from a square
+    /// on no line through it) keeps the royal on `ksq` safe; remembered per square in
+    /// `safe` once `known`.
+    fn arrival_safe_cached(
+        &self,
+        ksq: Square,
+        to: Square,
+        known: &mut Bitboard,
+        safe: &mut Bitboard,
+    ) -> bool {
+        if !known.has(to) {
+            known.set(to);
+            let them = self.side.flip();
+            let occ = self.occupied() | to.bb();
+            let theirs = self.by_color[them.idx()] & !to.bb();
+            if !self.attacked_along(ksq, occ, theirs, them, to.bb()) {
+                safe.set(to);
+            }
+        }
+        safe.has(to)
+    }
+
+    /// Whether some enemy ride, hop or facing toward `ksq` runs through both `a` and `b`
+    /// (true when the variant keeps no such table).
+    fn share_line(&self, ksq: Square, a: Square, b: Square) -> bool {
+        let v = &*self.v;
+        let along = &v.attackers[self.side.flip().idx()].along;
+        if along.is_empty() {
+            return true;
+        }
+        let n = v.board.squares();
+        along[ksq.idx() * n + a.idx()] & along[ksq.idx() * n + b.idx()] != 0
     }
 
     /// Whether a royal piece is attacked now, the squares a non-royal piece may not leave
