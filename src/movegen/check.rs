@@ -146,7 +146,7 @@ impl Position {
 
     /// The squares of every piece, of either colour, of the types in `types` (bit mask).
     #[inline(always)]
-    fn typed(&self, mut types: u32) -> Bitboard {
+    pub(super) fn typed(&self, mut types: u32) -> Bitboard {
         let mut bb = Bitboard::EMPTY;
         while types != 0 {
             bb |= self.by_type[types.trailing_zeros() as usize];

@@ -26,10 +26,17 @@ impl Position {
         let mut evasion = Bitboard(!0);
         let map = &v.attackers[them.idx()];
         let reach = map.reach[ksq.idx()];
-        let limited = map.rays.iter().map(|g| (g, reach));
-        for (g, reach) in limited.chain(map.facing.iter().map(|g| (g, !0u32))) {
+        // A ray with no enemy rider on it neither checks nor pins (most of them).
+        let riders = self.typed(map.ray_types) & theirs;
+        let limited = map.rays.iter().map(|g| (g, reach, riders));
+        let facing = map.facing.iter().map(|g| (g, !0u32, Bitboard(!0)));
+        for (g, reach, wanted) in limited.chain(facing) {
             let ray = v.rays.get(g.ray);
-            let blockers = ray.mask[ksq.idx()] & occ;
+            let mask = ray.mask[ksq.idx()];
+            if (mask & wanted).is_empty() {
+                continue;
+            }
+            let blockers = mask & occ;
             if blockers.is_empty() {
                 continue;
             }
@@ -237,7 +244,9 @@ impl Position {
                 self.gen_stacks(&mut list, st, evasion, &pins);
             }
         }
-        self.gen_en_passant(&mut list, true);
+        if self.ep.any() {
+            self.gen_en_passant(&mut list, true);
+        }
         let occ_wo = occ ^ ksq.bb();
         let kt = self.board[ksq.idx()].kind();
         let tg = v.attacks[us.idx()][kt as usize].targets(&v.rays, ksq, occ);
