@@ -18,6 +18,20 @@ impl Position {
         self.scan_attackers::<false>(sq, occ, them, by)
     }
 
+    /// The pieces in `them` (of colour `by`) that attack `sq` by a leap: the
+    /// attackers of a variant whose other attacks all run along rays, but for those.
+    #[inline(always)]
+    pub(super) fn leap_attackers(&self, sq: Square, them: Bitboard, by: Color) -> Bitboard {
+        let v = &*self.v;
+        let map = &v.attackers[by.idx()];
+        let tables = &v.attacks[by.idx()];
+        let mut att = Bitboard::EMPTY;
+        for &t in &map.leap_types {
+            att |= tables[t as usize].leap_capture_rev[sq.idx()] & self.by_type[t as usize];
+        }
+        att & them
+    }
+
     /// True when `by`'s pieces in `them` attack `sq` on occupancy `occ` (the view of
     /// [`Position::attackers_to`]); stops at the first attacker found.
     #[inline]
@@ -37,14 +51,9 @@ impl Position {
     ) -> Bitboard {
         let v = &*self.v;
         let map = &v.attackers[by.idx()];
-        let tables = &v.attacks[by.idx()];
         // Types confined to a region cannot capture outside it.
         let reach = map.reach[sq.idx()];
-        let mut att = Bitboard::EMPTY;
-        for &t in &map.leap_types {
-            att |= tables[t as usize].leap_capture_rev[sq.idx()] & self.by_type[t as usize];
-        }
-        att &= them;
+        let mut att = self.leap_attackers(sq, them, by);
         if FIRST && att.any() {
             return att;
         }

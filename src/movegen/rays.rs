@@ -15,9 +15,12 @@ impl Position {
         let us = self.side;
         let them = us.flip();
         let occ = self.occupied();
-        let ours = self.by_color[us.idx()];
         let theirs = self.by_color[them.idx()];
-        let checkers = self.attackers_to(ksq, occ, theirs, them);
+        // The strategy's pieces attack by leaps and along rays only: the leaps are
+        // looked up here, the rays walked once below for checks and pins together.
+        let mut checkers = self.leap_attackers(ksq, theirs, them);
+        let mut ray_checkers = Bitboard::EMPTY;
+        let mut ray_evasion = Bitboard(!0);
         let mut pins = Pins {
             ksq,
             occ,
@@ -46,7 +49,13 @@ impl Position {
                 blockers.msb()
             };
             let rest = blockers ^ b1.bb();
-            if ours.has(b1) && rest.any() {
+            if theirs.has(b1) {
+                if (g.types & reach) >> self.board[b1.idx()].kind() & 1 != 0 && g.from.has(b1) {
+                    // The check comes along this ray: blocking squares are on it.
+                    ray_checkers.set(b1);
+                    ray_evasion = ray.attacks(ksq, occ);
+                }
+            } else if rest.any() {
                 let b2 = if ray.ascending {
                     rest.lsb()
                 } else {
@@ -62,19 +71,16 @@ impl Position {
                     pins.ray[pins.n] = g.ray;
                     pins.n += 1;
                 }
-            } else if checkers.has(b1) && !checkers.more_than_one() {
-                // The check comes along this ray: blocking squares are on it.
-                if (g.types & reach) >> self.board[b1.idx()].kind() & 1 != 0 && g.from.has(b1) {
-                    evasion = ray.attacks(ksq, occ);
-                }
             }
         }
+        checkers |= ray_checkers;
         if checkers.any() {
             if checkers.more_than_one() {
                 evasion = Bitboard::EMPTY;
-            } else if evasion.0 == !0 {
+            } else if ray_checkers.is_empty() {
                 evasion = checkers;
             } else {
+                evasion = ray_evasion;
                 // A rider that also leaps onto the king along its line (the ArchMage's
                 // two- and three-square jumps) cannot be blocked, only captured.
                 let c = checkers.lsb();
