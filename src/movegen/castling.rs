@@ -61,8 +61,8 @@ impl Position {
         }
     }
 
-    /// The castlings whose rights (or start squares) are in place, into `out`; returns
-    /// how many. `landing_later`: the king's landing square is tested elsewhere.
+    /// The castlings whose rights (or start squares) are in place and whose squares
+    /// between are empty (for zone castling, see there), into `out`; returns how many. `landing_later`: the king's landing square is tested elsewhere.
     fn castling_candidates(&self, out: &mut [Option<Candidate>; 4], landing_later: bool) -> usize {
         let v = &*self.v;
         let us = self.side;
@@ -74,6 +74,10 @@ impl Position {
                     continue;
                 }
                 let r = &cs.rules[i];
+                // Mostly something still stands between: no candidate to build.
+                if (r.must_be_empty & self.occupied()).any() {
+                    continue;
+                }
                 let mut crossed = r.king_path & !r.king_from.bb();
                 if landing_later {
                     crossed &= !r.king_to.bb();
