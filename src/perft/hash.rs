@@ -44,6 +44,23 @@ impl PerftTable {
         (((key as u128) * (self.buckets as u128)) >> 64) as usize * 4
     }
 
+    /// Asks the CPU to start loading `key`'s bucket, so that a probe a little later
+    /// does not wait on memory (a deep count's table is far larger than the caches).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.words[self.bucket(key)].as_ptr() as *const i8;
+            // SAFETY: a prefetch is a hint that reads nothing and cannot fault, and `p`
+            // points into the table; SSE is part of every x86_64 target. Measured: chess
+            // perft 7 with a 256 MB table, in the README's speed section.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The count stored for `key` at `depth`, if any.
     #[inline]
     pub fn probe(&self, key: u64, depth: u32) -> Option<u64> {

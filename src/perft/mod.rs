@@ -46,6 +46,15 @@ pub fn perft_hashed(pos: &mut Position, depth: u32, table: &PerftTable) -> u64 {
     }
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
+    if depth >= 3 {
+        // Every child is probed: start loading their buckets all at once, so the
+        // misses overlap instead of each stalling its own probe.
+        for &m in list.iter() {
+            pos.make_move(m);
+            table.prefetch(pos.key());
+            pos.unmake_move();
+        }
+    }
     let mut nodes = 0;
     for &m in list.iter() {
         pos.make_move(m);
