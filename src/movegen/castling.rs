@@ -62,7 +62,9 @@ impl Position {
     }
 
     /// The castlings whose rights (or start squares) are in place and whose squares
-    /// between are empty (for zone castling, see there), into `out`; returns how many. `landing_later`: the king's landing square is tested elsewhere.
+    /// between are empty (the caller tests zone castlings for it), into `out`; returns
+    /// how many.
+    /// `landing_later`: the king's landing square is tested elsewhere.
     fn castling_candidates(&self, out: &mut [Option<Candidate>; 4], landing_later: bool) -> usize {
         let v = &*self.v;
         let us = self.side;
