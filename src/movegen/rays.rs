@@ -270,7 +270,7 @@ impl Position {
             self.gen_castling(&mut list, true);
         }
         self.gen_drops(&mut list, evasion, false);
-        self.gen_switches(&mut list, checkers.any());
+        n += self.switches(&mut list, checkers.any(), true);
         n + list.len()
     }
 }

@@ -9,10 +9,18 @@ impl Position {
     /// Positional switches. They leave every square as occupied as before, so a
     /// non-royal switcher's switch is legal exactly when its side is not in check.
     pub(super) fn gen_switches(&self, list: &mut MoveList, in_check: bool) {
+        self.switches(list, in_check, false);
+    }
+
+    /// [`Position::gen_switches`], or with `count_plain` the switches that are one move
+    /// each (neither piece may promote, no royal) counted rather than listed (perft's
+    /// leaves); returns how many were counted.
+    pub(super) fn switches(&self, list: &mut MoveList, in_check: bool, count_plain: bool) -> usize {
         let v = &*self.v;
         let Some(sw) = &v.switch else {
-            return;
+            return 0;
         };
+        let mut counted = 0;
         let us = self.side;
         let partners_all = self.by_color[us.idx()] & !self.royals(us);
         let mut m = sw.types;
@@ -36,7 +44,9 @@ impl Position {
                 if sw.promotion_zones[us.idx()].has(from) {
                     special = partners;
                 }
-                if !royal {
+                if !royal && count_plain {
+                    counted += (partners & !special).count() as usize;
+                } else if !royal {
                     // Neither piece can promote: one move per partner.
                     for to in partners & !special {
                         list.push(Move::new(from, to, MoveKind::Switch));
@@ -60,6 +70,7 @@ impl Position {
                 }
             }
         }
+        counted
     }
 
     /// The promotions a piece of type `t` arriving on `sq` may or must make, and whether

@@ -26,14 +26,21 @@ impl Position {
         let sens = self.sensitivity(royals);
         self.gen_pseudo(list, sens.checked);
         self.retain_safe(list, royals, &sens);
-        self.gen_verified_rest(list, royals, sens.checked);
+        self.gen_verified_rest(list, royals, sens.checked, false);
     }
 
-    /// Drops and switches, which test their own legality.
-    fn gen_verified_rest(&self, list: &mut MoveList, royals: Bitboard, checked: bool) {
+    /// Drops and switches, which test their own legality; with `count_plain` the
+    /// switches that are one move each are counted, not listed (returns how many).
+    fn gen_verified_rest(
+        &self,
+        list: &mut MoveList,
+        royals: Bitboard,
+        checked: bool,
+        count_plain: bool,
+    ) -> usize {
         let screens = !self.v.attackers[self.side.flip().idx()].hops.is_empty();
         self.gen_drops(list, Bitboard(!0), royals.any() && (checked || screens));
-        self.gen_switches(list, checked);
+        self.switches(list, checked, count_plain)
     }
 
     /// What decides which moves need a test (see [`Sensitivity`]).
@@ -251,7 +258,7 @@ impl Position {
         // The promotions listed above and every other kind of move are tested as a list.
         self.gen_pseudo_except(&mut list, false, counted);
         self.retain_safe(&mut list, royals, &sens);
-        self.gen_verified_rest(&mut list, royals, false);
+        n += self.gen_verified_rest(&mut list, royals, false, true);
         n + list.len()
     }
 
