@@ -247,7 +247,7 @@ impl Position {
                 }
             }
             if let Some(st) = &v.stacking {
-                self.gen_stacks(&mut list, st, evasion, &pins);
+                n += self.stack_moves(&mut list, st, evasion, &pins, true);
             }
         }
         if self.ep.any() {

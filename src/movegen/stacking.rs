@@ -24,6 +24,21 @@ impl Position {
         evasion: Bitboard,
         pins: &Pins,
     ) {
+        self.stack_moves(list, st, evasion, pins, false);
+    }
+
+    /// [`Position::gen_stacks`], or with `count` every move that needs no choice of
+    /// promotion counted rather than listed (perft's leaves); returns how many were
+    /// counted. A combine, split or transform is one move per type it may become.
+    pub(super) fn stack_moves(
+        &self,
+        list: &mut MoveList,
+        st: &Stacking,
+        evasion: Bitboard,
+        pins: &Pins,
+        count: bool,
+    ) -> usize {
+        let mut n = 0usize;
         let v = &*self.v;
         let us = self.side;
         let occ = self.occupied();
@@ -50,6 +65,7 @@ impl Position {
             }
             partners &= ours;
             let pa = &v.attacks[us.idx()][t as usize];
+            let zone = super::promotion_zone(v, t as usize, us.idx());
             for from in bb {
                 let tg = pa.targets(&v.rays, from, occ);
                 let line = if pins.bb.has(from) {
@@ -59,8 +75,19 @@ impl Position {
                 };
                 let quiet = tg.quiet & evasion;
                 let dest = (quiet | (tg.capture & theirs & evasion)) & line;
+                let joins_at = tg.capture & partners & evasion & line;
+                if count {
+                    n += (dest & !zone).count() as usize;
+                    self.emit(list, t, from, dest & zone);
+                    for to in joins_at {
+                        n += st.combine(t, self.board[to.idx()].kind()).count_ones() as usize;
+                    }
+                    n += quiet.count() as usize * parts.count_ones() as usize;
+                    n += (quiet & line).count() as usize * twins.count_ones() as usize;
+                    continue;
+                }
                 self.emit(list, t, from, dest);
-                for to in tg.capture & partners & evasion & line {
+                for to in joins_at {
                     let into = st.combine(t, self.board[to.idx()].kind());
                     push_each(list, Move::new(from, to, MoveKind::Combine), into);
                 }
@@ -76,5 +103,6 @@ impl Position {
                 }
             }
         }
+        n
     }
 }
