@@ -1079,15 +1079,19 @@ mod tests {
         );
     }
 
-    #[test]
-    fn fast_rays_equal_slow_walks_on_random_occupancies() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rnd = move || {
+    /// A xorshift stream from `seed`, for random boards.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
-        };
+        }
+    }
+
+    #[test]
+    fn fast_rays_equal_slow_walks_on_random_occupancies() {
+        let mut rnd = xorshift(0x9E37_79B9_7F4A_7C15u64);
         for (files, ranks) in [(8, 8), (10, 10), (10, 12), (9, 10)] {
             let b = Board::new(files, ranks).unwrap();
             let mut rays = Rays::default();
@@ -1124,13 +1128,7 @@ mod tests {
     /// twice is not counted set-wise at all.
     #[test]
     fn set_wise_leaper_counts_equal_piece_by_piece_counts() {
-        let mut seed = 0x51E7_C0DE_0BAD_F00Du64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = xorshift(0x51E7_C0DE_0BAD_F00Du64);
         for (files, ranks) in [(8, 8), (10, 12), (9, 10)] {
             let b = Board::new(files, ranks).unwrap();
             for betza in ["fmWfcFifmnD", "C", "nN", "WfcF", "K"] {
