@@ -35,14 +35,19 @@ fn datagen(game: &str, games: &str, seed: &str, threads: &str, out: &str) -> Str
 
 /// `tenfold tune --variant chess --data DATA --holdout 0` followed by `rest`.
 fn tune_chess(data: &std::path::Path, rest: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["--holdout", "0"];
+    args.extend_from_slice(rest);
+    tune_chess_split(data, &args)
+}
+
+/// `tenfold tune --variant chess --data DATA` with `rest`, which names the held-out share.
+fn tune_chess_split(data: &std::path::Path, rest: &[&str]) -> (i32, String, String) {
     let mut args = vec![
         "tune",
         "--variant",
         "chess",
         "--data",
         data.to_str().unwrap(),
-        "--holdout",
-        "0",
     ];
     args.extend_from_slice(rest);
     tenfold(&args)
@@ -410,6 +415,29 @@ fn knight_in(section: &std::path::Path) -> i32 {
     w.mg[w.layout.material(knight)]
 }
 
+/// The Knight's middlegame material after a chess fit of `data` written to `out_name`:
+/// K fixed at 1, 40 epochs at a learning rate of 4 in batches of 256, with `rest`
+/// (held-out share, lambda, frozen terms) saying what else the test varies.
+fn fit_knight(data: &std::path::Path, out_name: &str, rest: &[&str]) -> i32 {
+    let out = temp_path(out_name);
+    let mut args = vec![
+        "--k",
+        "1",
+        "--epochs",
+        "40",
+        "--lr",
+        "4",
+        "--batch",
+        "256",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(rest);
+    let (code, _, err) = tune_chess_split(data, &args);
+    assert_eq!(code, 0, "{err}");
+    knight_in(&out)
+}
+
 /// The chess table's middlegame knight before any fit.
 fn knight_before() -> i32 {
     let v = registry::get("chess").unwrap();
@@ -423,28 +451,18 @@ fn lambda_zero_learns_from_the_search_scores_where_results_say_nothing() {
     // thinks: the scores (λ 0) teach that, results alone (λ 1) teach the opposite.
     let data = stronger_knight_data("lambda-data.txt", 3000, 0xC0FFEE);
     let knight_after = |lambda: &str| {
-        let out = temp_path(&format!("lambda-{lambda}.toml"));
-        let (code, _, err) = tune_chess(
+        fit_knight(
             &data,
+            &format!("lambda-{lambda}.toml"),
             &[
-                "--k",
-                "1",
+                "--holdout",
+                "0",
                 "--lambda",
                 lambda,
                 "--freeze",
                 "pst,mobility,passed,danger,scalars,hand",
-                "--epochs",
-                "40",
-                "--lr",
-                "4",
-                "--batch",
-                "256",
-                "--out",
-                out.to_str().unwrap(),
             ],
-        );
-        assert_eq!(code, 0, "{err}");
-        knight_in(&out)
+        )
     };
     let was = knight_before();
     let from_scores = knight_after("0");
@@ -522,38 +540,20 @@ fn judged_by_target_the_held_out_games_let_a_fit_learn_another_engines_scores() 
     // games and the best epoch is the first; judged by the same target, the fit learns.
     let data = stronger_knight_data("judge-data.txt", 4000, 0xFACE);
     let knight_after = |judge: bool| {
-        let out = temp_path(&format!("judge-{judge}.toml"));
         let mut args = vec![
-            "tune",
-            "--variant",
-            "chess",
-            "--data",
-            data.to_str().unwrap(),
             "--holdout",
             "4",
             "--patience",
             "3",
-            "--k",
-            "1",
             "--lambda",
             "0",
             "--freeze",
             "pst,mobility,passed,danger,scalars,hand,checks",
-            "--epochs",
-            "40",
-            "--lr",
-            "4",
-            "--batch",
-            "256",
-            "--out",
-            out.to_str().unwrap(),
         ];
         if judge {
             args.push("--judge-by-target");
         }
-        let (code, _, err) = tenfold(&args);
-        assert_eq!(code, 0, "{err}");
-        knight_in(&out)
+        fit_knight(&data, &format!("judge-{judge}.toml"), &args)
     };
     let was = knight_before();
     let judged_by_target = knight_after(true);
