@@ -186,6 +186,9 @@ impl Position {
                 .iter()
                 .fold(0, |g, s| g | map.along[sq.idx() * n + s.idx()])
         };
+        // A ray that holds no enemy piece of the right kind cannot attack along it.
+        let riders = self.typed(map.ray_types) & them;
+        let hoppers = self.typed(map.hop_types) & them;
         while groups != 0 {
             let i = groups.trailing_zeros() as usize;
             groups &= groups - 1;
@@ -195,7 +198,8 @@ impl Position {
                 } else {
                     (&map.facing[i - nr], !0)
                 };
-                if (v.rays.get(g.ray).mask[sq.idx()] & touched).is_empty() {
+                let mask = v.rays.get(g.ray).mask[sq.idx()];
+                if (mask & touched).is_empty() || (i < nr && (mask & riders).is_empty()) {
                     continue;
                 }
                 if self.ray_attacker(g, sq, occ, them, reach).is_some() {
@@ -203,7 +207,8 @@ impl Position {
                 }
             } else {
                 let g = &map.hops[i - nr - nf];
-                if (v.rays.get(g.full).mask[sq.idx()] & touched).is_empty() {
+                let mask = v.rays.get(g.full).mask[sq.idx()];
+                if (mask & touched).is_empty() || (mask & hoppers).is_empty() {
                     continue;
                 }
                 if self.hop_attacker(g, sq, occ, them, reach).is_some() {
