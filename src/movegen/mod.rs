@@ -342,6 +342,23 @@ promotion = { ranks = [8, 9, 10], mandatory_ranks = [10], to = "R", pool = true 
         assert!(positions > 1500);
     }
 
+    /// The line strategy (hoppers: a move tested only where it touches a live segment
+    /// of a line through the royal) keeps exactly the moves the full test keeps, along
+    /// random games of the games that take it.
+    #[test]
+    fn line_strategy_agrees_with_the_full_test() {
+        let mut checked = 0;
+        for name in ["shako", "wildeurasian"] {
+            let v = registry::get(name).unwrap();
+            assert!(v.lines.is_some(), "{name} takes the line strategy");
+            random_games(&v, 0x11E5_5AFE, 40, 120, |p, fast| {
+                assert_eq!(sorted(fast), generic_legal(p), "{}", p.fen());
+                checked += fast.len();
+            });
+        }
+        assert!(checked > 100_000, "{checked}");
+    }
+
     /// Perft's leaf count (popcounts where no promotion is possible) equals the length of
     /// the listed moves, along random games of every game on the ray fast path and of a
     /// table with confinement, automatic type changes and facing royals.

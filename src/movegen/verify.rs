@@ -2,6 +2,7 @@
 
 use crate::core::geometry::{Bitboard, Square};
 use crate::core::moves::{Move, MoveKind, MoveList, PieceType};
+use crate::movement::attacks::RayId;
 use crate::position::Position;
 
 /// What decides which moves of the side to move need a legality test.
@@ -78,9 +79,15 @@ impl Position {
         let v = &*self.v;
         let map = &v.attackers[self.side.flip().idx()];
         let occ = self.occupied();
+        let theirs = self.by_color[self.side.flip().idx()];
         let i = ksq.idx();
         let mut seg = Bitboard::EMPTY;
-        let mut cut = |id| {
+        // A line with no enemy piece of the group's types within its reach cannot carry
+        // an attack whatever moves, so it has no segment (most lines, most of the time).
+        let mut cut = |id, reach: RayId, types: u32| {
+            if (v.rays.get(reach).mask[i] & self.typed(types) & theirs).is_empty() {
+                return;
+            }
             let ray = v.rays.get(id);
             let mask = ray.mask[i];
             let mut blockers = mask & occ;
@@ -97,10 +104,10 @@ impl Position {
             }
         };
         for g in map.rays.iter().chain(&map.facing) {
-            cut(g.ray);
+            cut(g.ray, g.ray, g.types);
         }
         for g in &map.hops {
-            cut(g.full);
+            cut(g.full, g.ray, g.types);
         }
         seg
     }
