@@ -92,7 +92,9 @@ impl Position {
             }
         }
         for g in &map.bents {
-            if reach >> g.ptype & 1 == 0 {
+            if reach >> g.ptype & 1 == 0
+                || (g.origins[sq.idx()] & them & self.by_type[g.ptype as usize]).is_empty()
+            {
                 continue;
             }
             let mids = v.rays.get(g.ray).attacks(sq, occ) & !occ;

@@ -373,6 +373,9 @@ impl Position {
                     }
                 }
                 for g in &map.bents {
+                    if (g.origins[k.idx()] & theirs & self.by_type[g.ptype as usize]).is_empty() {
+                        continue;
+                    }
                     let ray = v.rays.get(g.ray);
                     let blockers = ray.mask[k.idx()] & occ;
                     if blockers.is_empty() {

@@ -657,6 +657,9 @@ pub struct BentGroup {
     pub ray: RayId,
     /// For each first-step square, where the rider starts (None off the board).
     pub origin: Box<[Option<Square>; SQUARE_SLOTS]>,
+    /// For each attacked square, every start this group could attack it from on an
+    /// empty board: where no rider of the type stands, the group is not walked.
+    pub origins: Box<[Bitboard; SQUARE_SLOTS]>,
     /// Attacking type.
     pub ptype: u8,
 }
@@ -754,9 +757,18 @@ impl AttackerMap {
                 for s in ba.valid.iter() {
                     origin[ba.mid[s.idx()].idx()] = Some(s);
                 }
+                let mut origins = Box::new([Bitboard::EMPTY; SQUARE_SLOTS]);
+                for (k, o) in origins.iter_mut().enumerate().take(board.squares()) {
+                    for m in rays.get(ray).mask[k] {
+                        if let Some(s) = origin[m.idx()] {
+                            o.set(s);
+                        }
+                    }
+                }
                 map.bents.push(BentGroup {
                     ray,
                     origin,
+                    origins,
                     ptype: t,
                 });
             }
