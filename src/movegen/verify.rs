@@ -80,12 +80,14 @@ impl Position {
         let map = &v.attackers[self.side.flip().idx()];
         let occ = self.occupied();
         let theirs = self.by_color[self.side.flip().idx()];
+        let riders = self.typed(map.ray_types | map.facing_types) & theirs;
+        let hoppers = self.typed(map.hop_types) & theirs;
         let i = ksq.idx();
         let mut seg = Bitboard::EMPTY;
-        // A line with no enemy piece of the group's types within its reach cannot carry
-        // an attack whatever moves, so it has no segment (most lines, most of the time).
-        let mut cut = |id, reach: RayId, types: u32| {
-            if (v.rays.get(reach).mask[i] & self.typed(types) & theirs).is_empty() {
+        // A line with no enemy piece that could attack along it within its reach carries
+        // no attack whatever moves, so it has no segment (most lines, most of the time).
+        let mut cut = |id, reach: RayId, attackers: Bitboard| {
+            if (v.rays.get(reach).mask[i] & attackers).is_empty() {
                 return;
             }
             let ray = v.rays.get(id);
@@ -104,10 +106,10 @@ impl Position {
             }
         };
         for g in map.rays.iter().chain(&map.facing) {
-            cut(g.ray, g.ray, g.types);
+            cut(g.ray, g.ray, riders);
         }
         for g in &map.hops {
-            cut(g.full, g.ray, g.types);
+            cut(g.full, g.ray, hoppers);
         }
         seg
     }

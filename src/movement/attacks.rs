@@ -691,6 +691,8 @@ pub struct AttackerMap {
     pub ray_types: u32,
     /// The types with any hop capture (bit mask).
     pub hop_types: u32,
+    /// The royal types that may not face (bit mask).
+    pub facing_types: u32,
     /// Royal pieces that may not face the other side's royal pieces along these rays
     /// with nothing between (Xiangqi's flying general, Eurasian bare facing): for
     /// legality a facing royal counts as an attacker.
@@ -814,6 +816,7 @@ impl AttackerMap {
     /// Adds the no-facing rule: royal `types` may not see an enemy royal along any of
     /// `steps` (unlimited rays) with nothing between.
     pub fn add_facing(&mut self, board: &Board, rays: &mut Rays, steps: &[Offset], types: u32) {
+        self.facing_types |= types;
         for &step in steps {
             let ray = rays.id(board, step, 0);
             if !self.facing.iter().any(|g| g.ray == ray) {
