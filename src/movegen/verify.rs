@@ -183,6 +183,7 @@ impl Position {
     /// listing the ordinary moves of non-royal pieces (perft's leaves): a destination
     /// that no test concerns counts by popcount, the others are tested one by one, and
     /// promotions, royal moves, stacks, castling, drops and switches are listed.
+    #[inline(never)]
     pub(super) fn count_verified(&self, royals: Bitboard) -> usize {
         let v = &*self.v;
         let sens = self.sensitivity(royals);
@@ -211,7 +212,18 @@ impl Position {
             let pa = &v.attacks[us.idx()][t];
             // Off the promotion zone every destination is exactly one move.
             let zone = super::promotion_zone(v, t, us.idx());
-            for from in bb {
+            // A leaper's pieces that no test concerns (off the sensitive squares, unable
+            // to land on one or in the promotion zone) are counted together, one shift
+            // per leap (mostly pawns); two or fewer are cheaper one by one.
+            let mut each = bb;
+            if bb.count() > 2 {
+                let alone = bb & (from_sens | pa.set_sources(zone | to_sens));
+                if let Some(c) = pa.count_set(bb & !alone, occ, theirs, Bitboard(!0)) {
+                    n += c as usize;
+                    each = alone;
+                }
+            }
+            for from in each {
                 let tg = pa.targets(&v.rays, from, occ);
                 let dest = tg.quiet | (tg.capture & theirs);
                 if (dest & zone).any() {
