@@ -595,6 +595,25 @@ impl PieceAttacks {
 #[inline(always)]
 fn hop_targets(rays: &Rays, ha: &RayAtom, from: Square, occ: Bitboard) -> Targets {
     let ray = rays.get(ha.ray);
+    if !ha.mode.moves() {
+        // A capture-only hop (a cannon's) takes the second piece on the ray within
+        // range: the screen is the first. No walk beyond the screen is needed.
+        let mut b = (ray.mask[from.idx()] & occ).0;
+        if b.count_ones() < 2 {
+            return Targets::default();
+        }
+        let capture = if ray.ascending {
+            b &= b - 1;
+            b & b.wrapping_neg()
+        } else {
+            b ^= 1 << (127 - b.leading_zeros());
+            1 << (127 - b.leading_zeros())
+        };
+        return Targets {
+            quiet: Bitboard::EMPTY,
+            capture: Bitboard(capture),
+        };
+    }
     match ray.first_blocker(from, occ) {
         None => Targets::default(),
         Some(screen) => {
@@ -1141,6 +1160,36 @@ mod tests {
     /// pieces one by one: pawns with an initial lame double step on an 8x8 and a 10x12
     /// board, camels and Xiangqi horses, on random boards; a piece that names one step
     /// twice is not counted set-wise at all.
+    /// A capture-only hop (a cannon's `cpR`) takes the second piece on each ray, the
+    /// piece a hop that also moves (`pR`) captures after walking past its screen.
+    #[test]
+    fn capture_only_hops_take_what_moving_hops_take() {
+        let mut rnd = xorshift(0xCA77_0A11_5EED_0001u64);
+        for (files, ranks) in [(8, 8), (10, 10), (9, 10)] {
+            let b = Board::new(files, ranks).unwrap();
+            for (capture_only, both) in [("cpR", "pR"), ("cpB", "pB"), ("mQcpQ", "pQ")] {
+                let mut rays = Rays::default();
+                let compile = |betza: &str, rays: &mut Rays| {
+                    let atoms = crate::movement::betza::parse(betza).unwrap();
+                    PieceAttacks::compile(&b, rays, &atoms, b.rank_mask(1))
+                };
+                let c = compile(capture_only, &mut rays);
+                let m = compile(both, &mut rays);
+                for _ in 0..200 {
+                    let r = |r: &mut dyn FnMut() -> u64| (r() as u128) << 64 | r() as u128;
+                    let occ = Bitboard(r(&mut rnd) & r(&mut rnd)) & b.all;
+                    for from in b.all {
+                        assert_eq!(
+                            c.targets(&rays, from, occ).capture,
+                            m.targets(&rays, from, occ).capture,
+                            "{capture_only} from {from:?} on {files}x{ranks}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn set_wise_leaper_counts_equal_piece_by_piece_counts() {
         let mut rnd = xorshift(0x51E7_C0DE_0BAD_F00Du64);
