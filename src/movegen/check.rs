@@ -73,8 +73,17 @@ impl Position {
             }
         }
         // Facing is no capture: regions do not limit it.
+        let facing = if map.facing.is_empty() {
+            Bitboard::EMPTY
+        } else {
+            self.typed(map.facing_types) & them
+        };
         for g in &map.facing {
-            if let Some(b) = v.rays.get(g.ray).first_blocker(sq, occ) {
+            let ray = v.rays.get(g.ray);
+            if (ray.mask[sq.idx()] & facing).is_empty() {
+                continue;
+            }
+            if let Some(b) = ray.first_blocker(sq, occ) {
                 if them.has(b) && g.types >> self.board[b.idx()].kind() & 1 != 0 {
                     att.set(b);
                 }

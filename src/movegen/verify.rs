@@ -353,7 +353,10 @@ impl Position {
         };
         for k in royals {
             check |= self.is_attacked(k, occ, theirs, them);
-            if hoppers {
+            if let (true, Some(lines)) = (hoppers, &v.lines) {
+                // The union of the masks below (and of the other side's): one lookup.
+                leave |= lines[k.idx()];
+            } else if hoppers {
                 for g in &map.rays {
                     leave |= v.rays.get(g.ray).mask[k.idx()];
                 }
