@@ -24,10 +24,11 @@ impl Position {
     pub(super) fn leap_attackers(&self, sq: Square, them: Bitboard, by: Color) -> Bitboard {
         let v = &*self.v;
         let map = &v.attackers[by.idx()];
-        let tables = &v.attacks[by.idx()];
+        let n = map.leap_types.len();
+        let row = &map.leap_rev[sq.idx() * n..(sq.idx() + 1) * n];
         let mut att = Bitboard::EMPTY;
-        for &t in &map.leap_types {
-            att |= tables[t as usize].leap_capture_rev[sq.idx()] & self.by_type[t as usize];
+        for (&t, &from) in map.leap_types.iter().zip(row) {
+            att |= from & self.by_type[t as usize];
         }
         att & them
     }

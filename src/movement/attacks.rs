@@ -697,6 +697,10 @@ pub struct LameGroup {
 pub struct AttackerMap {
     /// Types with leap captures.
     pub leap_types: Vec<u8>,
+    /// Per attacked square, for each of `leap_types` in order, the squares it is leapt
+    /// on from: one square's row is contiguous, so an attack test reads a cache line or
+    /// two rather than one per type.
+    pub leap_rev: Vec<Bitboard>,
     /// Ride captures by direction.
     pub rays: Vec<RayGroup>,
     /// Hop captures by direction.
@@ -801,6 +805,13 @@ impl AttackerMap {
                     }
                 }
                 map.lames.push(LameGroup { from, ptype: t });
+            }
+        }
+        let n = map.leap_types.len();
+        map.leap_rev = vec![Bitboard::EMPTY; SQUARE_SLOTS * n];
+        for sq in 0..SQUARE_SLOTS {
+            for (i, &t) in map.leap_types.iter().enumerate() {
+                map.leap_rev[sq * n + i] = pieces[t as usize].leap_capture_rev[sq];
             }
         }
         map.ray_types = map.rays.iter().fold(0, |m, g| m | g.types);
