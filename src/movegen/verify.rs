@@ -2,7 +2,7 @@
 
 use crate::core::geometry::{Bitboard, Square};
 use crate::core::moves::{Move, MoveKind, MoveList, PieceType};
-use crate::movement::attacks::RayId;
+use crate::movement::attacks::Ray;
 use crate::position::Position;
 
 /// What decides which moves of the side to move need a legality test.
@@ -86,30 +86,15 @@ impl Position {
         let mut seg = Bitboard::EMPTY;
         // A line with no enemy piece that could attack along it within its reach carries
         // no attack whatever moves, so it has no segment (most lines, most of the time).
-        let mut cut = |id, reach: RayId, attackers: Bitboard| {
-            if (v.rays.get(reach).mask[i] & attackers).is_empty() {
-                return;
-            }
-            let ray = v.rays.get(id);
-            let mask = ray.mask[i];
-            let mut blockers = mask & occ;
-            if blockers.count() < 2 {
-                seg |= mask;
-                return;
-            }
-            if ray.ascending {
-                blockers.clear(blockers.lsb());
-                seg |= Bitboard(mask.0 & (u128::MAX >> (127 - blockers.lsb().idx())));
-            } else {
-                blockers.clear(blockers.msb());
-                seg |= Bitboard(mask.0 & (u128::MAX << blockers.msb().idx()));
-            }
-        };
         for g in map.rays.iter().chain(&map.facing) {
-            cut(g.ray, g.ray, riders);
+            if (v.rays.get(g.ray).mask[i] & riders).any() {
+                seg |= near_segment(v.rays.get(g.ray), ksq, occ);
+            }
         }
         for g in &map.hops {
-            cut(g.full, g.ray, hoppers);
+            if (v.rays.get(g.ray).mask[i] & hoppers).any() {
+                seg |= near_segment(v.rays.get(g.full), ksq, occ);
+            }
         }
         seg
     }
@@ -422,5 +407,23 @@ impl Position {
         }
         let enter = if hoppers { leave } else { Bitboard::EMPTY };
         (check, leave, enter)
+    }
+}
+
+/// The squares of `ray` from `ksq` out to the second piece on it, that piece included
+/// (the whole ray when fewer than two stand on it).
+#[inline(always)]
+fn near_segment(ray: &Ray, ksq: Square, occ: Bitboard) -> Bitboard {
+    let mask = ray.mask[ksq.idx()];
+    let mut blockers = mask & occ;
+    if blockers.count() < 2 {
+        return mask;
+    }
+    if ray.ascending {
+        blockers.clear(blockers.lsb());
+        Bitboard(mask.0 & (u128::MAX >> (127 - blockers.lsb().idx())))
+    } else {
+        blockers.clear(blockers.msb());
+        Bitboard(mask.0 & (u128::MAX << blockers.msb().idx()))
     }
 }
