@@ -6,16 +6,23 @@ use crate::position::Position;
 
 impl Position {
     /// Drops from the hand onto empty squares of `allowed` (near a listed piece when the
-    /// variant says so); with `verify` each is tested for king safety.
-    pub(super) fn gen_drops(&self, list: &mut MoveList, allowed: Bitboard, verify: bool) {
+    /// variant says so); with `verify` each is tested for king safety. With `count` the
+    /// drops that need no test are counted, not listed (returns how many).
+    pub(super) fn gen_drops(
+        &self,
+        list: &mut MoveList,
+        allowed: Bitboard,
+        verify: bool,
+        count: bool,
+    ) -> usize {
         let v = &*self.v;
         let Some(d) = &v.drops else {
-            return;
+            return 0;
         };
         let us = self.side;
         let hand = &self.hands[us.idx()];
         if hand.iter().all(|&n| n == 0) {
-            return;
+            return 0;
         }
         let mut zone = if d.near_types == 0 {
             v.board.all
@@ -33,10 +40,15 @@ impl Position {
         };
         zone &= !self.occupied() & allowed;
         if zone.is_empty() {
-            return;
+            return 0;
         }
+        let mut counted = 0;
         for (t, &n) in hand.iter().enumerate().take(v.pieces.len()) {
             if n == 0 {
+                continue;
+            }
+            if count && !verify {
+                counted += zone.count() as usize;
                 continue;
             }
             for to in zone {
@@ -46,5 +58,6 @@ impl Position {
                 }
             }
         }
+        counted
     }
 }

@@ -169,7 +169,7 @@ impl Position {
         }
         // A drop only adds a blocker: legal where it blocks the check, or anywhere
         // when there is none (ray-legal games have no hopper screens).
-        self.gen_drops(list, evasion, false);
+        self.gen_drops(list, evasion, false, false);
         self.gen_switches(list, checkers.any());
     }
 
@@ -269,7 +269,7 @@ impl Position {
         if checkers.is_empty() {
             self.gen_castling(&mut list, true);
         }
-        self.gen_drops(&mut list, evasion, false);
+        n += self.gen_drops(&mut list, evasion, false, true);
         n += self.switches(&mut list, checkers.any(), true);
         n + list.len()
     }

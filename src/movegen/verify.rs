@@ -30,8 +30,9 @@ impl Position {
         self.gen_verified_rest(list, royals, sens.checked, false);
     }
 
-    /// Drops and switches, which test their own legality; with `count_plain` the
-    /// switches that are one move each are counted, not listed (returns how many).
+    /// Drops and switches, which test their own legality; with `count_plain` the drops
+    /// that need no test and the switches that are one move each are counted, not
+    /// listed (returns how many).
     fn gen_verified_rest(
         &self,
         list: &mut MoveList,
@@ -40,8 +41,9 @@ impl Position {
         count_plain: bool,
     ) -> usize {
         let screens = !self.v.attackers[self.side.flip().idx()].hops.is_empty();
-        self.gen_drops(list, Bitboard(!0), royals.any() && (checked || screens));
-        self.switches(list, checked, count_plain)
+        let verify = royals.any() && (checked || screens);
+        self.gen_drops(list, Bitboard(!0), verify, count_plain)
+            + self.switches(list, checked, count_plain)
     }
 
     /// What decides which moves need a test (see [`Sensitivity`]).
