@@ -2,7 +2,6 @@
 
 use crate::core::geometry::{Bitboard, Square};
 use crate::core::moves::{Move, MoveKind, MoveList, PieceType};
-use crate::movement::attacks::Ray;
 use crate::position::Position;
 
 /// What decides which moves of the side to move need a legality test.
@@ -88,14 +87,13 @@ impl Position {
         let mut seg = Bitboard::EMPTY;
         // A line with no enemy piece that could attack along it within its reach carries
         // no attack whatever moves, so it has no segment (most lines, most of the time).
-        for g in map.rays.iter().chain(&map.facing) {
-            if (v.rays.get(g.ray).mask[i] & riders).any() {
-                seg |= near_segment(v.rays.get(g.ray), ksq, occ);
-            }
-        }
-        for g in &map.hops {
-            if (v.rays.get(g.ray).mask[i] & hoppers).any() {
-                seg |= near_segment(v.rays.get(g.full), ksq, occ);
+        let w = map.seg_ascending.len();
+        let split = map.rays.len() + map.facing.len();
+        let row = &map.seg_rows[i * w..(i + 1) * w];
+        for (j, (&[reach, line], &ascending)) in row.iter().zip(&map.seg_ascending).enumerate() {
+            let attackers = if j < split { riders } else { hoppers };
+            if (reach & attackers).any() {
+                seg |= near_segment(line, ascending, occ);
             }
         }
         seg
@@ -412,16 +410,15 @@ impl Position {
     }
 }
 
-/// The squares of `ray` from `ksq` out to the second piece on it, that piece included
-/// (the whole ray when fewer than two stand on it).
+/// The squares of a ray (`mask`, from the royal's square) out to the second piece on
+/// it, that piece included (the whole ray when fewer than two stand on it).
 #[inline(always)]
-fn near_segment(ray: &Ray, ksq: Square, occ: Bitboard) -> Bitboard {
-    let mask = ray.mask[ksq.idx()];
+fn near_segment(mask: Bitboard, ascending: bool, occ: Bitboard) -> Bitboard {
     let mut blockers = mask & occ;
     if blockers.count() < 2 {
         return mask;
     }
-    if ray.ascending {
+    if ascending {
         blockers.clear(blockers.lsb());
         Bitboard(mask.0 & (u128::MAX >> (127 - blockers.lsb().idx())))
     } else {

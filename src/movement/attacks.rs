@@ -707,6 +707,13 @@ pub struct AttackerMap {
     pub hops: Vec<HopGroup>,
     /// Bent-rider captures.
     pub bents: Vec<BentGroup>,
+    /// Per square, for each ride, facing and then hop group: the ray within which an
+    /// attacker must stand, and the ray its attack runs along (a hop's whole line),
+    /// side by side so that one square's row is read in one pass. Filled by
+    /// [`AttackerMap::index_rays`].
+    pub seg_rows: Vec<[Bitboard; 2]>,
+    /// Per group of `seg_rows`, whether its ray ascends.
+    pub seg_ascending: Vec<bool>,
     /// Lame-leap captures.
     pub lames: Vec<LameGroup>,
     /// The types with any ride capture (bit mask): a ray with none of them on it
@@ -821,6 +828,21 @@ impl AttackerMap {
 
     /// Fills [`AttackerMap::along`]; call after every group is in place.
     pub fn index_rays(&mut self, board: &Board, rays: &Rays) {
+        let groups: Vec<(RayId, RayId)> = self
+            .rays
+            .iter()
+            .chain(&self.facing)
+            .map(|g| (g.ray, g.ray))
+            .chain(self.hops.iter().map(|g| (g.ray, g.full)))
+            .collect();
+        let w = groups.len();
+        self.seg_rows = vec![[Bitboard::EMPTY; 2]; board.squares() * w];
+        for a in 0..board.squares() {
+            for (j, &(reach, line)) in groups.iter().enumerate() {
+                self.seg_rows[a * w + j] = [rays.get(reach).mask[a], rays.get(line).mask[a]];
+            }
+        }
+        self.seg_ascending = groups.iter().map(|&(_, l)| rays.get(l).ascending).collect();
         let ids: Vec<RayId> = self
             .rays
             .iter()
