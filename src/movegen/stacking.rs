@@ -78,7 +78,9 @@ impl Position {
                 let joins_at = tg.capture & partners & evasion & line;
                 if count {
                     n += (dest & !zone).count() as usize;
-                    self.emit(list, t, from, dest & zone);
+                    if (dest & zone).any() {
+                        self.emit(list, t, from, dest & zone);
+                    }
                     for to in joins_at {
                         n += st.combine(t, self.board[to.idx()].kind()).count_ones() as usize;
                     }
