@@ -175,6 +175,10 @@ pub struct PieceAttacks {
     plain: Option<PlainRides>,
     /// With `plain`, the other rides (one mode only, or from some squares only).
     odd_rides: Vec<RayAtom>,
+    /// Set for a cannon-like piece (no bent rides; every ride only moves and every hop
+    /// only captures, from every square): both laid out per square, for
+    /// [`PieceAttacks::targets_general`].
+    hopper: Option<HopperRides>,
     /// Every capture is a leap: the capture targets are `leap_capture` on any occupancy.
     leap_captures_only: bool,
     /// Set when the piece only leaps (lame leaps included), each step once: its leaps
@@ -249,6 +253,36 @@ impl PlainRides {
         }
         Bitboard(reach)
     }
+
+    /// The second occupied square of each ray from square index `i`: what a hop that
+    /// only captures takes (the first is its screen).
+    #[inline(always)]
+    fn second(&self, i: usize, occ: Bitboard) -> Bitboard {
+        let m = &self.masks[i * self.k..(i + 1) * self.k];
+        let mut out = 0u128;
+        for r in &m[..self.up] {
+            let b = r.0 & occ.0;
+            let rest = b & b.wrapping_sub(1);
+            out |= rest & rest.wrapping_neg();
+        }
+        for r in &m[self.up..] {
+            let b = r.0 & occ.0;
+            if b.count_ones() >= 2 {
+                let rest = b ^ (1 << (127 - b.leading_zeros()));
+                out |= 1 << (127 - rest.leading_zeros());
+            }
+        }
+        Bitboard(out)
+    }
+}
+
+/// The rides and hops of a cannon-like piece (see [`PieceAttacks::hopper`]).
+#[derive(Clone)]
+struct HopperRides {
+    /// The move-only rides.
+    moves: PlainRides,
+    /// The capture-only hops, each cut to its range.
+    hops: PlainRides,
 }
 
 /// Adds `atom` (a leap, lame when `via` is given) to the set-wise leaps, or gives them
@@ -310,6 +344,7 @@ impl PieceAttacks {
             bents: Vec::new(),
             region: board.all,
             plain: None,
+            hopper: None,
             odd_rides: Vec::new(),
             leap_captures_only: false,
             set_leaps: None,
@@ -391,6 +426,17 @@ impl PieceAttacks {
             let plain = |r: &&RayAtom| r.mode == Mode::Both && r.from == board.all;
             pa.plain = Some(PlainRides::build(rays, pa.rides.iter().filter(plain)));
             pa.odd_rides = pa.rides.iter().filter(|r| !plain(r)).cloned().collect();
+        }
+        let all = |r: &RayAtom| r.from == board.all;
+        if !pa.hops.is_empty()
+            && pa.bents.is_empty()
+            && pa.rides.iter().all(|r| r.mode == Mode::Move && all(r))
+            && pa.hops.iter().all(|h| h.mode == Mode::Capture && all(h))
+        {
+            pa.hopper = Some(HopperRides {
+                moves: PlainRides::build(rays, pa.rides.iter()),
+                hops: PlainRides::build(rays, pa.hops.iter()),
+            });
         }
         pa.set_leaps = set_leaps;
         pa.leap_captures_only = pa.lame.iter().all(|a| !a.mode.captures())
@@ -526,6 +572,17 @@ impl PieceAttacks {
     #[inline(never)]
     fn targets_general(&self, rays: &Rays, from: Square, occ: Bitboard) -> Targets {
         let i = from.idx();
+        if let Some(h) = &self.hopper {
+            let mut tg = Targets {
+                quiet: (self.leap_move[i] | h.moves.reach(i, occ)) & !occ,
+                capture: (self.leap_capture[i] & occ) | h.hops.second(i, occ),
+            };
+            self.add_lame_and_rides(&[], rays, from, occ, &mut tg);
+            return Targets {
+                quiet: tg.quiet & self.region,
+                capture: tg.capture & self.region,
+            };
+        }
         let mut tg = Targets {
             quiet: self.leap_move[i] & !occ,
             capture: self.leap_capture[i] & occ,
@@ -1194,13 +1251,20 @@ mod tests {
     /// board, camels and Xiangqi horses, on random boards; a piece that names one step
     /// twice is not counted set-wise at all.
     /// A capture-only hop (a cannon's `cpR`) takes the second piece on each ray, the
-    /// piece a hop that also moves (`pR`) captures after walking past its screen.
+    /// piece a hop that also moves (`pR`) captures after walking past its screen; the
+    /// cannon-like layout keeps the move-only ride's quiet moves.
     #[test]
     fn capture_only_hops_take_what_moving_hops_take() {
         let mut rnd = xorshift(0xCA77_0A11_5EED_0001u64);
         for (files, ranks) in [(8, 8), (10, 10), (9, 10)] {
             let b = Board::new(files, ranks).unwrap();
-            for (capture_only, both) in [("cpR", "pR"), ("cpB", "pB"), ("mQcpQ", "pQ")] {
+            let pairs = [
+                ("cpR", "pR"),
+                ("mBcpB", "pB"),
+                ("mQcpQ", "pQ"),
+                ("WmRcpR", "WpR"),
+            ];
+            for (capture_only, both) in pairs {
                 let mut rays = Rays::default();
                 let compile = |betza: &str, rays: &mut Rays| {
                     let atoms = crate::movement::betza::parse(betza).unwrap();
@@ -1217,6 +1281,14 @@ mod tests {
                             m.targets(&rays, from, occ).capture,
                             "{capture_only} from {from:?} on {files}x{ranks}"
                         );
+                        // Its quiet moves are the move-only ride's, or none.
+                        let ride = capture_only.split("cp").next().unwrap_or("");
+                        let quiet = if ride.is_empty() {
+                            Bitboard::EMPTY
+                        } else {
+                            compile(ride, &mut rays).targets(&rays, from, occ).quiet
+                        };
+                        assert_eq!(c.targets(&rays, from, occ).quiet, quiet, "{capture_only}");
                     }
                 }
             }
