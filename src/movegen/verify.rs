@@ -2,6 +2,7 @@
 
 use crate::core::geometry::{Bitboard, Square};
 use crate::core::moves::{Move, MoveKind, MoveList, PieceType};
+use crate::movement::attacks::through_second;
 use crate::position::Position;
 
 /// What decides which moves of the side to move need a legality test.
@@ -93,7 +94,7 @@ impl Position {
         for (j, (&[reach, line], &ascending)) in row.iter().zip(&map.seg_ascending).enumerate() {
             let attackers = if j < split { riders } else { hoppers };
             if (reach & attackers).any() {
-                seg |= near_segment(line, ascending, occ);
+                seg |= through_second(line, ascending, occ);
             }
         }
         seg
@@ -407,22 +408,5 @@ impl Position {
         }
         let enter = if hoppers { leave } else { Bitboard::EMPTY };
         (check, leave, enter)
-    }
-}
-
-/// The squares of a ray (`mask`, from the royal's square) out to the second piece on
-/// it, that piece included (the whole ray when fewer than two stand on it).
-#[inline(always)]
-fn near_segment(mask: Bitboard, ascending: bool, occ: Bitboard) -> Bitboard {
-    let mut blockers = mask & occ;
-    if blockers.count() < 2 {
-        return mask;
-    }
-    if ascending {
-        blockers.clear(blockers.lsb());
-        Bitboard(mask.0 & (u128::MAX >> (127 - blockers.lsb().idx())))
-    } else {
-        blockers.clear(blockers.msb());
-        Bitboard(mask.0 & (u128::MAX << blockers.msb().idx()))
     }
 }

@@ -80,6 +80,39 @@ fn cut(blockers: u128, ascending: bool) -> u128 {
     }
 }
 
+/// The blockers of a ray past its first one (the first is the lowest bit when the ray
+/// ascends, the highest otherwise).
+#[inline(always)]
+fn past_first(blockers: u128, ascending: bool) -> u128 {
+    if ascending {
+        blockers & blockers.wrapping_sub(1)
+    } else if blockers == 0 {
+        0
+    } else {
+        blockers ^ (1 << (127 - blockers.leading_zeros()))
+    }
+}
+
+/// The second occupied square of a ray as a bit (none with fewer than two): what a
+/// capture-only hop takes, the first being its screen.
+#[inline(always)]
+fn second_blocker(blockers: u128, ascending: bool) -> u128 {
+    let rest = past_first(blockers, ascending);
+    match (rest, ascending) {
+        (0, _) => 0,
+        (r, true) => r & r.wrapping_neg(),
+        (r, false) => 1 << (127 - r.leading_zeros()),
+    }
+}
+
+/// The squares of a ray (`mask`, from its start) out to the second occupied one, that
+/// one included; the whole ray when fewer than two stand on it.
+#[inline(always)]
+pub fn through_second(mask: Bitboard, ascending: bool, occ: Bitboard) -> Bitboard {
+    let rest = past_first((mask & occ).0, ascending);
+    Bitboard(mask.0 & cut(rest, ascending))
+}
+
 /// Index of a [`Ray`] in [`Rays`].
 pub type RayId = u16;
 
@@ -261,16 +294,10 @@ impl PlainRides {
         let m = &self.masks[i * self.k..(i + 1) * self.k];
         let mut out = 0u128;
         for r in &m[..self.up] {
-            let b = r.0 & occ.0;
-            let rest = b & b.wrapping_sub(1);
-            out |= rest & rest.wrapping_neg();
+            out |= second_blocker(r.0 & occ.0, true);
         }
         for r in &m[self.up..] {
-            let b = r.0 & occ.0;
-            if b.count_ones() >= 2 {
-                let rest = b ^ (1 << (127 - b.leading_zeros()));
-                out |= 1 << (127 - rest.leading_zeros());
-            }
+            out |= second_blocker(r.0 & occ.0, false);
         }
         Bitboard(out)
     }
@@ -655,20 +682,12 @@ fn hop_targets(rays: &Rays, ha: &RayAtom, from: Square, occ: Bitboard) -> Target
     if !ha.mode.moves() {
         // A capture-only hop (a cannon's) takes the second piece on the ray within
         // range: the screen is the first. No walk beyond the screen is needed.
-        let mut b = (ray.mask[from.idx()] & occ).0;
-        if b.count_ones() < 2 {
-            return Targets::default();
-        }
-        let capture = if ray.ascending {
-            b &= b - 1;
-            b & b.wrapping_neg()
-        } else {
-            b ^= 1 << (127 - b.leading_zeros());
-            1 << (127 - b.leading_zeros())
-        };
         return Targets {
             quiet: Bitboard::EMPTY,
-            capture: Bitboard(capture),
+            capture: Bitboard(second_blocker(
+                (ray.mask[from.idx()] & occ).0,
+                ray.ascending,
+            )),
         };
     }
     match ray.first_blocker(from, occ) {
