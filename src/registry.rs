@@ -7,7 +7,7 @@ use crate::position::Position;
 use crate::variant::table::{merge_tables, toml_message};
 use crate::variant::{Variant, VariantError, VariantFile};
 use ahash::AHashMap;
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
 /// Name and TOML text of every built-in table, in listing order.
 pub const TABLES: &[(&str, &str)] = &[
@@ -43,7 +43,11 @@ pub enum LoadError {
 /// One known table: its resolved TOML (no `extends` left) and, once asked for, its
 /// compiled variant.
 struct Entry {
-    table: toml::Table,
+    /// Parsed when first needed: a built-in's only when a table extends it (parsing all
+    /// ten at every start-up was most of a short command's time, some 10 ms).
+    table: OnceLock<toml::Table>,
+    /// A built-in's text, parsed into `table` on demand.
+    text: &'static str,
     origin: String,
     compiled: Option<Arc<Variant>>,
 }
@@ -60,12 +64,11 @@ struct Registry {
 static REGISTRY: LazyLock<Mutex<Registry>> = LazyLock::new(|| {
     let mut entries = AHashMap::new();
     for (name, text) in TABLES {
-        // Built-ins extend nothing; a broken one is reported when it is asked for.
-        let table = toml::from_str(text).unwrap_or_default();
         entries.insert(
             name.to_string(),
             vec![Entry {
-                table,
+                table: OnceLock::new(),
+                text,
                 origin: format!("tables/{name}.toml"),
                 compiled: None,
             }],
@@ -76,6 +79,15 @@ static REGISTRY: LazyLock<Mutex<Registry>> = LazyLock::new(|| {
         loaded: Vec::new(),
     })
 });
+
+impl Entry {
+    /// The resolved TOML (a built-in extends nothing; a broken one is reported when it
+    /// is compiled, against its own text, so here it is only empty).
+    fn table(&self) -> &toml::Table {
+        self.table
+            .get_or_init(|| toml::from_str(self.text).unwrap_or_default())
+    }
+}
 
 fn registry() -> std::sync::MutexGuard<'static, Registry> {
     REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
@@ -113,7 +125,7 @@ pub fn get(name: &str) -> Result<Arc<Variant>, LoadError> {
     // their own text.
     let v = match TABLES.iter().find(|(n, _)| *n == name) {
         Some((_, text)) => compile_text(text, &entry.origin, &r.entries)?,
-        None => compile_table(entry.table.clone(), &entry.origin)?,
+        None => compile_table(entry.table().clone(), &entry.origin)?,
     };
     if let Some(e) = r.entries.get_mut(name).and_then(|layers| layers.last_mut()) {
         e.compiled = Some(Arc::clone(&v));
@@ -153,7 +165,8 @@ pub fn load_text(text: &str, origin: &str) -> Result<Arc<Variant>, LoadError> {
     };
     let name = v.name.clone();
     r.entries.entry(name.clone()).or_default().push(Entry {
-        table,
+        table: OnceLock::from(table),
+        text: "",
         origin: origin.to_string(),
         compiled: Some(Arc::clone(&v)),
     });
@@ -233,7 +246,7 @@ fn resolve(
                 known.join(", ")
             ))
         })?;
-    let mut merged = base.table.clone();
+    let mut merged = base.table().clone();
     // Placement and passed-pawn weights are per square and rank: a table on another
     // board starts from its own derived weights, not from the base's `[eval]`.
     if ["files", "ranks"]
