@@ -29,11 +29,11 @@ for g in "${games[@]}"; do
     xv=$g; [ "$g" = chess ] && xv=normal
     # Games with a mechanism XBoard's move check has no form for: Tenfold says which
     # (a `# XBoard cannot check:` line after `setup`), and XBoard then only relays moves.
-    legality=""
+    legality="-testLegality true"
     unchecked=$(printf 'xboard\nprotover 2\nvariant %s\nquit\n' "$g" | "$T" xboard \
         | grep -m1 '^# XBoard cannot check:')
     [ -n "$unchecked" ] && legality="-testLegality false"
-    (cd "$OUT" && timeout 300 "$XBOARD" -fcp "$T xboard" -scp "$T xboard" -variant "$xv" $legality ${XBOARD_ARGS:-} \
+    (cd "$OUT" && timeout 300 "${XBOARD_RUN[@]}" -fcp "$T xboard" -scp "$T xboard" -variant "$xv" $legality ${XBOARD_ARGS:-} \
         -tc "$TC" -inc "$INC" -matchGames 1 -debug -nameOfDebugFile "$log" \
         -saveGameFile "$pgn" -xponder -popupExitMessage false -autoCallFlag true \
         >"$OUT/$g.out" 2>&1) &

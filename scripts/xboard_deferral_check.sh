@@ -30,7 +30,7 @@ while read -r line; do
 done
 STUB
 chmod +x "$stub"
-(cd "$OUT" && timeout 60 "$XBOARD" -fcp "$stub" -scp "$T xboard" -variant grand \
+(cd "$OUT" && timeout 60 "${XBOARD_RUN[@]}" -fcp "$stub" -scp "$T xboard" -variant grand \
     -lpf "$OUT/start.fen" -mode TwoMachines -tc 0:05 -inc 0 -matchGames 1 \
     -debug -nameOfDebugFile "$log" -popupExitMessage false >"$OUT/xboard.out" 2>&1)
 why=""

@@ -49,9 +49,9 @@ for g in "${games[@]}"; do
         board=(-pieceToCharTable "${BASH_REMATCH[1]}" -boardWidth "${BASH_REMATCH[2]}"
             -boardHeight "${BASH_REMATCH[3]}" -holdingsSize "${BASH_REMATCH[4]}")
     fi
-    legality=""
+    legality="-testLegality true"
     grep -q '^# XBoard cannot check:' <<<"$desc" && legality="-testLegality false"
-    (cd "$OUT" && exec "$XBOARD" -fcp "$T xboard" -variant "$g" "${board[@]}" $legality -lgf "$xpgn" -lgi 1 \
+    (cd "$OUT" && exec "${XBOARD_RUN[@]}" -fcp "$T xboard" -variant "$g" "${board[@]}" $legality -lgf "$xpgn" -lgi 1 \
         -timeDelay 0.05 -debug -nameOfDebugFile "$log" -popupExitMessage false \
         >"$OUT/$g.out" 2>&1) &
     xb=$!

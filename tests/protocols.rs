@@ -359,7 +359,8 @@ fn xboard_describes_a_game_it_does_not_know_with_setup_and_piece_lines() {
         setup.ends_with(") 6x6+0_fairy rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1"),
         "{setup}"
     );
-    assert_eq!(s.expect("piece P&"), "piece P& fmWfcF");
+    // En passant is on by default, so the pawn's capture says it may take that way.
+    assert_eq!(s.expect("piece P&"), "piece P& fmWfceF");
     assert_eq!(s.expect("piece N&"), "piece N& N");
     s.expect("piece K&");
     s.send("usermove b2b3");
@@ -920,6 +921,38 @@ fn xboard_piece_lines_describe_paths_shots_and_flights() {
     // Games whose every mechanism XBoard's generator has: no such line.
     let shako = registry::get("shako").unwrap();
     assert!(tenfold::protocol::xboard::unchecked_mechanisms(&shako).is_empty());
+}
+
+/// XBoard moves a described piece by its Betza alone (moves.c), so the rules Tenfold keeps
+/// apart from the pieces go into the `piece` lines: a pawn of a game with en passant takes
+/// it through an `e` capture (XBoard's own pawn is `fmWfceFifmnD`), and a king whose
+/// castling XBoard's built-in rule does not make castles by an `O` atom (Shako: king f2 to
+/// h2 or d2 with the rook one file in from the edge). Without them XBoard forfeited
+/// Tenfold for Embassy's `d4c3` and Shako's `f8h8`. Checked live: scripts/xboard_rules_check.sh.
+#[test]
+fn xboard_piece_lines_carry_en_passant_and_castling() {
+    use tenfold::protocol::xboard::{piece_description, unchecked_mechanisms};
+    let desc = |game: &str, letter: char| {
+        let v = registry::get(game).unwrap();
+        let t = v.type_of_letter(letter).unwrap() as usize;
+        piece_description(&v, t)
+    };
+    assert_eq!(desc("embassy", 'P'), "fmWfceFifmnD");
+    // Embassy's king castles as XBoard's own rule does (e1 to h1 or b1, rooks in the corners).
+    assert_eq!(desc("embassy", 'K'), "K");
+    assert_eq!(desc("shako", 'K'), "KisjO2");
+    assert_eq!(desc("shako", 'P'), "fmWfceFifmnD");
+    // Without en passant a pawn's captures stay as written.
+    let v = registry::load_text(
+        "name = \"embassy-no-ep\"\nextends = \"embassy\"\nen_passant = false\n",
+        "test",
+    )
+    .unwrap();
+    let t = v.type_of_letter('P').unwrap() as usize;
+    assert_eq!(piece_description(&v, t), "fmWfcFifmnD");
+    for game in ["embassy", "shako"] {
+        assert!(unchecked_mechanisms(&registry::get(game).unwrap()).is_empty());
+    }
 }
 
 /// Combined Arms: the armor on b1 walks b2, b3 (killing the pawns there) and takes on

@@ -4,6 +4,7 @@
 pub mod cecp_move;
 pub mod uci;
 pub mod xboard;
+pub mod xboard_rules;
 
 use crate::search::SearchResult;
 use std::io::{BufRead, Write};

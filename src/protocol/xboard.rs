@@ -13,7 +13,7 @@ use crate::describe;
 use crate::movement::betza;
 use crate::position::notation::GameResult;
 use crate::position::Position;
-use crate::protocol::{cecp_move, Msg, Out};
+use crate::protocol::{cecp_move, xboard_rules, Msg, Out};
 use crate::registry;
 use crate::search::Info;
 use crate::search::{Engine, Event, Limits, SearchHandle, MATE, MATE_BOUND};
@@ -229,6 +229,12 @@ pub fn unchecked_mechanisms(v: &Variant) -> Vec<&'static str> {
     if v.pieces.iter().any(|p| p.becomes.is_some()) {
         why.push("a piece changes type on entering a region (XBoard changes a type only when a move names it)");
     }
+    if xboard_rules::castling_form(v) == xboard_rules::CastlingForm::Unsayable {
+        why.push("castling unlike XBoard's own and unlike any `O` atom (uneven steps, or a rook that does not land beside the king)");
+    }
+    if v.zone_castling.is_some() {
+        why.push("castling from zones (XBoard castles only from the start squares)");
+    }
     if v.switch.is_some() {
         why.push("pieces exchange squares (XBoard's check knows no move onto a friend)");
     }
@@ -316,7 +322,13 @@ pub fn piece_description(v: &Variant, t: usize) -> String {
 }
 
 fn piece_description_inner(v: &Variant, t: usize, with_flight: bool) -> String {
-    let mut d = v.pieces[t].betza.clone();
+    let own = &v.pieces[t].betza;
+    let mut d = xboard_rules::with_en_passant(v, t, own).unwrap_or_else(|| own.clone());
+    if castles(v, t) {
+        if let xboard_rules::CastlingForm::Atom(a) = xboard_rules::castling_form(v) {
+            d.push_str(&a);
+        }
+    }
     let Some(o) = &v.occupy else {
         return d;
     };
@@ -361,6 +373,18 @@ fn piece_description_inner(v: &Variant, t: usize, with_flight: bool) -> String {
         }
     }
     d
+}
+
+/// Whether pieces of type `t` castle: the type on the royal's castling square at the
+/// start, or any royal when the start has none there.
+fn castles(v: &Variant, t: usize) -> bool {
+    let Some(c) = &v.castling else {
+        return false;
+    };
+    match c.rules[0].pieces {
+        Some((king, _)) => king as usize == t,
+        None => v.pieces[t].royal,
+    }
 }
 
 struct XBoard {
