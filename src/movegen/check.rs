@@ -297,4 +297,39 @@ impl Position {
             .iter()
             .any(|k| leaps[k.idx()].has(to) || self.attacked_along(k, occ, them, by, touched))
     }
+
+    /// False only when the move `m`, not yet made, cannot give check: an ordinary move
+    /// whose piece neither lands where its leap reaches an enemy royal nor on, or off,
+    /// any line an attack of the mover's side runs along to one. The search prunes most
+    /// late moves near the leaves unless they check; this spares them the make and
+    /// unmake that [`Position::gave_check`] needs. Everything else answers true.
+    #[inline]
+    pub fn may_give_check(&self, m: Move) -> bool {
+        let v = &*self.v;
+        if !matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep)
+            || m.has_kills()
+            || m.promotion().is_some()
+            || v.lines.is_none()
+            || v.occupy.is_some()
+            || v.stacking.is_some()
+        {
+            return true;
+        }
+        let us = self.side;
+        let map = &v.attackers[us.idx()];
+        if map.along.is_empty() {
+            return true;
+        }
+        let t = self.board[m.from().idx()].kind() as usize;
+        if v.pieces[t].becomes.is_some() {
+            return true;
+        }
+        let n = v.board.squares();
+        let leaps = &v.attacks[us.idx()][t].leap_capture_rev;
+        let (from, to) = (m.from().idx(), m.to().idx());
+        self.royals(us.flip()).iter().any(|k| {
+            let k = k.idx();
+            leaps[k].has(m.to()) || map.along[k * n + to] != 0 || map.along[k * n + from] != 0
+        })
+    }
 }

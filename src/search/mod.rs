@@ -887,6 +887,9 @@ impl Worker {
                     prune = see(&self.eval, &self.pos, m) < -60 * depth;
                 }
             }
+            if prune && !self.pos.may_give_check(m) {
+                continue;
+            }
             let pc = moving_piece(&self.pos, m);
             let to = m.to().idx();
             self.current[ply] = m;
