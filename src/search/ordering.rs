@@ -148,6 +148,13 @@ pub fn see(e: &Eval, pos: &Position, m: Move) -> i32 {
 #[inline]
 pub fn promotion_gain(e: &Eval, pos: &Position, m: Move) -> i32 {
     match m.kind() {
+        // Asked of every move the search orders: most carry no type, so they are done
+        // before any table is read.
+        MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant
+            if m.promotion().is_none() =>
+        {
+            return 0
+        }
         MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant | MoveKind::Switch => {}
         _ => return 0,
     }
