@@ -16,20 +16,7 @@ log="$OUT/grand.log"
 rm -f "$log"
 # Before White's d7xe8 (Tenfold's ranks; XBoard's d6e7).
 echo "r4r4/1nbqkca1n1/pp1ppp1ppp/2pP2p3/4b5/10/2N7/PPP1PPPPPP/2BQKCABN1/R8R w - - 0 5" >"$OUT/start.fen"
-stub="$OUT/stub.sh"
-cat >"$stub" <<'STUB'
-#!/usr/bin/env bash
-# Just enough CECP to play one move when told to.
-while read -r line; do
-    case "$line" in
-        protover*) echo 'feature myname="stub" usermove=1 setboard=1 sigint=0 variants="grand" done=1' ;;
-        go) echo "move d6e7p" ;;
-        ping*) echo "pong ${line#ping }" ;;
-        quit) exit 0 ;;
-    esac
-done
-STUB
-chmod +x "$stub"
+stub="$PWD/scripts/xboard_stub.sh $T d6e7p 0"
 (cd "$OUT" && timeout 60 "${XBOARD_RUN[@]}" -fcp "$stub" -scp "$T xboard" -variant grand \
     -lpf "$OUT/start.fen" -mode TwoMachines -tc 0:05 -inc 0 -matchGames 1 \
     -debug -nameOfDebugFile "$log" -popupExitMessage false >"$OUT/xboard.out" 2>&1)

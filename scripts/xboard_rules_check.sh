@@ -15,30 +15,7 @@ CHECK_NAME=xboard_rules_check OUT_DIR=xboard-rules DISPLAY_BASE=410
 # shellcheck source=scripts/xboard_env.sh
 source scripts/xboard_env.sh
 
-stub="$OUT/stub.sh"
-cat >"$stub" <<'STUB'
-#!/usr/bin/env bash
-# stub.sh TENFOLD "MOVES" DESCRIBE: just enough CECP to play MOVES in turn; with
-# DESCRIBE=1 it answers `variant` with Tenfold's own `setup` and `piece` lines.
-T=$1; read -ra moves <<<"$2"; describe=$3; next=0; force=0
-play() {
-    if [ $next -lt ${#moves[@]} ]; then echo "move ${moves[$next]}"; next=$((next + 1))
-    else echo "resign"; fi
-}
-while read -r line; do
-    case "$line" in
-        protover*) echo 'feature myname="stub" usermove=1 setboard=1 sigint=0 sigterm=0 done=1' ;;
-        variant*) [ "$describe" = 1 ] && printf 'xboard\nprotover 2\n%s\nquit\n' "$line" \
-                      | "$T" xboard | grep -E '^(setup|piece) ' ;;
-        force) force=1 ;;
-        go) force=0; play ;;
-        usermove*) [ $force = 0 ] && play ;;
-        ping*) echo "pong ${line#ping }" ;;
-        quit) exit 0 ;;
-    esac
-done
-STUB
-chmod +x "$stub"
+stub="$PWD/scripts/xboard_stub.sh"
 
 failed=0
 # game | White's moves | Black's moves (XBoard's coordinates) | what the PGN must show
