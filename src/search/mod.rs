@@ -916,13 +916,7 @@ impl Worker {
                 // a large board many quiet moves check, and exempting them cost 30 Elo in
                 // Grand (docs/strength.md).
                 let mut r = 0;
-                if self.shared.lmr
-                    && !root
-                    && depth >= 3
-                    && searched >= 2
-                    && quiet
-                    && !in_check
-                {
+                if self.shared.lmr && !root && depth >= 3 && searched >= 2 && quiet && !in_check {
                     r = lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     if pv_node {
                         r -= 1;
