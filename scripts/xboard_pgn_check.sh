@@ -49,8 +49,10 @@ for g in "${games[@]}"; do
         board=(-pieceToCharTable "${BASH_REMATCH[1]}" -boardWidth "${BASH_REMATCH[2]}"
             -boardHeight "${BASH_REMATCH[3]}" -holdingsSize "${BASH_REMATCH[4]}")
     fi
-    legality="-testLegality true"
-    grep -q '^# XBoard cannot check:' <<<"$desc" && legality="-testLegality false"
+    legality="-testLegality true" note=""
+    if grep -q '^# XBoard cannot check:' <<<"$desc"; then
+        legality="-testLegality false" note=" (legality testing off)"
+    fi
     (cd "$OUT" && exec "${XBOARD_RUN[@]}" -fcp "$T xboard" -variant "$g" "${board[@]}" $legality -lgf "$xpgn" -lgi 1 \
         -timeDelay 0.05 -debug -nameOfDebugFile "$log" -popupExitMessage false \
         >"$OUT/$g.out" 2>&1) &
@@ -80,7 +82,7 @@ for g in "${games[@]}"; do
         echo "FAIL $g: $why"
         failed=$((failed + 1))
     else
-        echo "ok   $g: XBoard read all $n moves of $xpgn${legality:+ (legality testing off)}"
+        echo "ok   $g: XBoard read all $n moves of $xpgn$note"
     fi
 done
 echo "xboard_pgn_check: $(( ${#games[@]} - failed )) passed, $failed failed"
