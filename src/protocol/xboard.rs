@@ -322,8 +322,7 @@ pub fn piece_description(v: &Variant, t: usize) -> String {
 }
 
 fn piece_description_inner(v: &Variant, t: usize, with_flight: bool) -> String {
-    let own = &v.pieces[t].betza;
-    let mut d = xboard_rules::with_en_passant(v, t, own).unwrap_or_else(|| own.clone());
+    let mut d = xboard_rules::with_en_passant(v, t);
     if castles(v, t) {
         if let xboard_rules::CastlingForm::Atom(a) = xboard_rules::castling_form(v) {
             d.push_str(&a);

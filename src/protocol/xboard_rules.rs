@@ -17,16 +17,16 @@ const DIRECTIONS: &str = "fbhlrsv";
 /// Mode letters of moves that take nothing en passant: hops and multi-leg moves.
 const FOREIGN_MODES: &str = "agpty";
 
-/// Piece `t`'s description with every capture marked as also taking en passant, when the
-/// game has en passant and the piece takes by pawn rules (Tenfold's en passant is a
-/// pawn-rule piece's capturing leap onto a square an enemy pawn skipped). `None` when
-/// nothing changes.
-pub fn with_en_passant(v: &Variant, t: usize, betza: &str) -> Option<String> {
-    if !v.en_passant || !v.pieces[t].pawn {
-        return None;
+/// Piece `t`'s Betza with every capture marked as also taking en passant when the game
+/// has en passant and the piece takes by pawn rules (Tenfold's en passant is a
+/// pawn-rule piece's capturing leap onto a square an enemy pawn skipped); else as written.
+pub fn with_en_passant(v: &Variant, t: usize) -> String {
+    let own = &v.pieces[t].betza;
+    if v.en_passant && v.pieces[t].pawn {
+        mark_captures(own)
+    } else {
+        own.clone()
     }
-    let marked = mark_captures(betza);
-    (marked != betza).then_some(marked)
 }
 
 /// Adds `e` to each group (`[a-z]*[A-Z][0-9]*`) that can capture: after its `c` (and a

@@ -913,8 +913,8 @@ impl Worker {
                 s = -self.negamax(-beta, -alpha, new_depth, ply + 1, gives_check);
             } else {
                 // Quiet checks are reduced like other quiet moves: with long-range pieces on
-                // a large board many quiet moves check, and exempting them cost 30 Elo in
-                // Grand (docs/strength.md).
+                // a large board many quiet moves check, and exempting them cost 30 Elo on
+                // a 10x10 board (docs/strength.md).
                 let mut r = 0;
                 if self.shared.lmr && !root && depth >= 3 && searched >= 2 && quiet && !in_check {
                     r = lmr[(depth as usize).min(63)][searched.min(63)] as i32;
