@@ -568,3 +568,70 @@ fn judged_by_target_the_held_out_games_let_a_fit_learn_another_engines_scores() 
         "judged by results: knight {was} -> {judged_by_results}; draws should stop the fit early"
     );
 }
+
+#[test]
+fn a_scalar_term_frozen_by_name_keeps_its_weight_while_the_others_move() {
+    // The scores say tempo and shelter are both worth 40 more than the table thinks;
+    // with `tempo` frozen by name only shelter follows them. An unknown name is refused.
+    let v = registry::get("chess").unwrap();
+    let start = Weights::of(&v);
+    let l = start.layout;
+    let (tempo, shelter) = (
+        l.scalar(tenfold::eval::weights::TEMPO_TERM),
+        l.scalar(tenfold::eval::weights::SHELTER),
+    );
+    let mut truth = start.clone();
+    for f in [tempo, shelter] {
+        truth.mg[f] += 40;
+        truth.eg[f] += 40;
+    }
+    let eval = Eval::new(&v);
+    let mut tracer = Tracer::new(&eval);
+    let (o, p_true) = (Offsets::of(&l), truth.to_vec());
+    let mut text = String::new();
+    for pos in random_positions(&v, 3000, 0x7E3F0) {
+        let score = tracer.trace(&pos).score(&p_true, &o).round() as i32;
+        text.push_str(&format!("{} | {score} | 1/2-1/2\n", pos.fen()));
+    }
+    let data = temp_path("freeze-by-name.txt");
+    std::fs::write(&data, text).unwrap();
+    let out = temp_path("freeze-by-name.toml");
+    let (code, _, err) = tune_chess(
+        &data,
+        &[
+            "--k",
+            "1",
+            "--epochs",
+            "40",
+            "--lr",
+            "4",
+            "--batch",
+            "256",
+            "--lambda",
+            "0",
+            "--freeze",
+            "material,hand,mobility,pst,passed,danger,checks,tempo",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let section = std::fs::read_to_string(&out).unwrap();
+    let tuned = Variant::from_toml(
+        &format!("extends = \"chess\"\nname = \"frozen\"\n{section}"),
+        "frozen",
+    )
+    .unwrap();
+    let w = Weights::of(&tuned);
+    assert_eq!(w.mg[tempo], start.mg[tempo], "tempo was frozen by name");
+    assert!(
+        w.mg[shelter] > start.mg[shelter] + 15,
+        "shelter {} -> {}, the scores say {}",
+        start.mg[shelter],
+        w.mg[shelter],
+        start.mg[shelter] + 40
+    );
+    let (code, _, err) = tune_chess(&data, &["--freeze", "pst,tempi"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--freeze") && err.contains("tempi"), "{err}");
+}

@@ -15,6 +15,10 @@
 //! - **royal danger** (middlegame): attacks on the squares around a royal, weighted per
 //!   attacking type and growing with the square of their sum, once two pieces take part;
 //!   own pawns **sheltering** it.
+//! - **space** (middlegame): central squares in the own half's first ranks that no enemy
+//!   pawn-rule piece attacks, those just behind own pawns and attacked by nothing counted
+//!   twice, times the square of the own piece count (Stockfish's space term, the area
+//!   scaled to the board).
 //! - **tempo** for the side to move.
 //!
 //! One walk over the position ([`Eval::walk`]) reports every feature to a [`Sink`]: the
@@ -121,6 +125,13 @@ pub struct Eval {
     light_mask: u32,
     /// Per colour: the enemy half of the board (where an outpost counts).
     enemy_half: [Bitboard; 2],
+    /// Per colour: the central files (the middle half) on the own ranks from the second
+    /// to the last before the board's middle (where the space term counts squares).
+    space_area: [Bitboard; 2],
+    /// Squares of the board.
+    all: Bitboard,
+    /// Files of the board (one rank's shift).
+    files: u32,
 }
 
 /// The search's sink: adds each feature's weights as it is reported.
@@ -370,6 +381,19 @@ impl Eval {
                     .filter(|&s| 2 * rel_rank(c, s) >= bd.ranks as i32)
                     .fold(Bitboard::EMPTY, |b, s| b | s.bb())
             }),
+            space_area: [Color::White, Color::Black].map(|c| {
+                let margin = bd.files as i32 / 4;
+                (0..bd.squares())
+                    .map(|s| Square(s as u8))
+                    .filter(|&s| {
+                        let (f, r) = (bd.file_of(s), rel_rank(c, s));
+                        (margin..bd.files as i32 - margin).contains(&f)
+                            && (1..bd.ranks as i32 / 2).contains(&r)
+                    })
+                    .fold(Bitboard::EMPTY, |b, s| b | s.bb())
+            }),
+            all: bd.all,
+            files: bd.files as u32,
             by_value: {
                 let mut t: Vec<usize> = (0..n).filter(|&t| v.royal_mask >> t & 1 == 0).collect();
                 t.sort_by_key(|&t| v.pieces[t].value);
@@ -527,7 +551,8 @@ impl Eval {
         };
         // Per side and type, every square its pieces reach (the safe checks).
         let mut reach_type = [[Bitboard::EMPTY; MAX_PIECE_TYPES]; 2];
-        let reach_on = weak_on || checks != 0;
+        let space_on = self.scalars[weights::SPACE] != (0, 0) || sink.wants_all();
+        let reach_on = weak_on || checks != 0 || space_on;
         let mut reach_all = pawn_att;
         let mut guard = pawn_att;
         for c in Color::BOTH {
@@ -643,6 +668,14 @@ impl Eval {
                 }
             }
         }
+        if space_on {
+            for ci in 0..2 {
+                let n = self.space(pos, ci, &pawns, &pawn_att, &reach_all);
+                if n > 0 {
+                    sink.scalar(ci, weights::SPACE, n);
+                }
+            }
+        }
         if checks != 0 {
             self.safe_checks(pos, checks, &royal_sq, &reach_type, &reach_all, sink);
         }
@@ -690,6 +723,37 @@ impl Eval {
                 }
             }
         }
+    }
+
+    /// Side `ci`'s space: the squares of its area no enemy pawn-rule piece attacks and no
+    /// own one stands on, plus those of them up to two ranks behind an own pawn-rule
+    /// piece that no enemy piece attacks, times the square of its piece count less three,
+    /// over 64 (a weight of 2 is Stockfish's scale).
+    fn space(
+        &self,
+        pos: &Position,
+        ci: usize,
+        pawns: &[Bitboard; 2],
+        pawn_att: &[Bitboard; 2],
+        reach_all: &[Bitboard; 2],
+    ) -> i32 {
+        let safe = self.space_area[ci] & !pawns[ci] & !pawn_att[1 - ci];
+        if safe.is_empty() {
+            return 0;
+        }
+        let back = |b: Bitboard| {
+            if ci == 0 {
+                Bitboard(b.0 >> self.files)
+            } else {
+                Bitboard(b.0 << self.files) & self.all
+            }
+        };
+        let one = back(pawns[ci]);
+        let behind = one | back(one);
+        let bonus = safe.count() + (behind & safe & !reach_all[1 - ci]).count();
+        let pieces = pos.color_bb(Color::BOTH[ci]).count() as i32;
+        let w = (pieces - 3).max(0);
+        bonus as i32 * w * w / 64
     }
 
     /// Whether `sq` is an outpost for side `ci`: in the enemy half, guarded by an own
@@ -896,6 +960,42 @@ mod tests {
             let p = Position::from_fen(&v, fen).unwrap();
             assert_eq!(on.evaluate(&p) - off.evaluate(&p), bonus, "{fen}");
         }
+    }
+
+    #[test]
+    fn space_counts_safe_central_squares_and_those_behind_own_pawns_twice() {
+        // Stockfish's space: the central files on the own second to fourth ranks (c-f
+        // on 8x8), not holding an own pawn nor attacked by an enemy one; those behind an
+        // own pawn and attacked by nothing count twice; times (pieces - 3)^2 / 64.
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::SPACE),
+            &[
+                (
+                    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                    0,
+                    "the start is level: 8 safe squares a side",
+                ),
+                (
+                    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                    15 - 26,
+                    "after e4 White has e2 and e3 behind its pawn (8 + 2 = 10, 10 * 169 / 64 \
+                     = 26); Black loses d5 and f5 to the pawn (6, 6 * 169 / 64 = 15)",
+                ),
+                (
+                    "4k3/8/8/8/3p4/8/PPPPPPPP/4K3 w - - 0 1",
+                    3,
+                    "the d4 pawn takes c3 and e3 from White's 8, and nine pieces weigh \
+                     6^2: 6 * 36 / 64 = 3; Black's two pieces weigh nothing",
+                ),
+            ],
+        );
+        let g = registry::get("grand").unwrap();
+        let e = Eval::new(&g);
+        // On 10x10 the area is files c-h on the own second to fifth ranks.
+        assert_eq!(e.space_area[0].count(), 24);
+        assert_eq!((e.space_area[0] & e.space_area[1]).count(), 0);
     }
 
     /// Hears only the weak royal-zone squares.

@@ -347,6 +347,7 @@ mod tests {
                 (weights::PASSED_OWN_ROYAL, (1, -3)),
                 (weights::PASSED_ENEMY_ROYAL, (2, 5)),
                 (weights::OUTPOST, (14, 6)),
+                (weights::SPACE, (2, 0)),
             ] {
                 let f = w.layout.scalar(term);
                 w.mg[f] = x.0;

@@ -20,7 +20,7 @@ pub const LIGHT: i32 = 450;
 const TEMPO: i32 = 12;
 
 /// The scalar terms, in their order after the per-type and per-square ones.
-pub const SCALARS: [&str; 14] = [
+pub const SCALARS: [&str; 15] = [
     "tempo",
     "shelter",
     "doubled",
@@ -35,6 +35,7 @@ pub const SCALARS: [&str; 14] = [
     "passed_own_royal",
     "passed_enemy_royal",
     "outpost",
+    "space",
 ];
 /// Index of `tempo` among [`SCALARS`].
 pub const TEMPO_TERM: usize = 0;
@@ -64,6 +65,8 @@ pub const PASSED_OWN_ROYAL: usize = 11;
 pub const PASSED_ENEMY_ROYAL: usize = 12;
 /// Index of `outpost` among [`SCALARS`].
 pub const OUTPOST: usize = 13;
+/// Index of `space` among [`SCALARS`].
+pub const SPACE: usize = 14;
 
 /// Where each feature sits in the flat weight vectors of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -313,6 +316,7 @@ impl Weights {
             e.passed_own_royal,
             e.passed_enemy_royal,
             e.outpost,
+            e.space,
         ]
         .into_iter()
         .enumerate()

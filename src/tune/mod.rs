@@ -37,7 +37,9 @@ pub struct TuneArgs {
     pub holdout: usize,
     /// Weight groups held at their starting values, comma separated: material, hand,
     /// mobility (with `mobility_low`), pst, passed, danger, scalars (tempo, shelter,
-    /// pawn shape, threats with `threatened`), checks (`royal_check`).
+    /// pawn shape, threats with `threatened`), checks (`royal_check`), threatened (the
+    /// per-type threat weights alone), or one scalar term by its `[eval]` name (`tempo`,
+    /// `space`, …).
     #[arg(long, value_delimiter = ',')]
     pub freeze: Vec<String>,
     /// Stop after this many epochs without a better held-out loss.
@@ -360,15 +362,20 @@ fn frozen_mask(
             // The per-type threat weights refine `threat_cheaper`: they go with it.
             "scalars" => (l.scalar(0)..l.mobility_low(0)).collect(),
             "checks" => (0..l.types).map(|t| l.royal_check(t)).collect(),
+            "threatened" => (0..l.types).map(|t| l.threatened(t)).collect(),
             "danger" => {
                 mask[o.attack(0)..].iter_mut().for_each(|m| *m = false);
                 Vec::new()
             }
-            other => {
-                return Err(TuneError::Usage(format!(
-                    "--freeze: unknown group {other:?} (material, hand, mobility, pst, passed, danger, scalars, checks)"
-                )))
-            }
+            // One scalar term by its name in the table (`tempo`, `space`, …).
+            other => match crate::eval::weights::SCALARS.iter().position(|&n| n == other) {
+                Some(k) => vec![l.scalar(k)],
+                None => {
+                    return Err(TuneError::Usage(format!(
+                        "--freeze: unknown group {other:?} (material, hand, mobility, pst, passed, danger, scalars, checks, threatened, or a scalar term's name)"
+                    )))
+                }
+            },
         };
         for f in features {
             mask[f] = false;

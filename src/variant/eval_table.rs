@@ -70,6 +70,10 @@ pub struct EvalFile {
     /// piece on a neighbouring file ahead of it can come to attack.
     #[serde(default)]
     pub outpost: Option<Pair>,
+    /// Per side, middlegame: safe central squares in the own first ranks, those behind
+    /// own pawn-rule pieces twice, times (pieces − 3)² / 64 (Stockfish's space).
+    #[serde(default)]
+    pub space: Option<Pair>,
     /// Per piece letter.
     #[serde(default)]
     pub piece: BTreeMap<String, EvalPieceFile>,
@@ -149,6 +153,8 @@ pub struct EvalTable {
     pub passed_enemy_royal: Option<Pair>,
     /// See [`EvalFile::outpost`].
     pub outpost: Option<Pair>,
+    /// See [`EvalFile::space`].
+    pub space: Option<Pair>,
     /// Per piece type.
     pub pieces: Vec<EvalPiece>,
 }
@@ -221,6 +227,7 @@ pub fn compile(
         ("passed_own_royal", f.passed_own_royal),
         ("passed_enemy_royal", f.passed_enemy_royal),
         ("outpost", f.outpost),
+        ("space", f.space),
     ];
     for (key, pair) in scalars {
         bounded(&format!("eval.{key}"), pair.iter().flatten())?;
@@ -247,6 +254,7 @@ pub fn compile(
     out.passed_own_royal = f.passed_own_royal;
     out.passed_enemy_royal = f.passed_enemy_royal;
     out.outpost = f.outpost;
+    out.space = f.space;
     for (key, pf) in &f.piece {
         let path = format!("eval.piece.{key}");
         let mut chars = key.chars();
