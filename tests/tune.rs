@@ -389,10 +389,16 @@ fn stronger_knight_data(name: &str, n: usize, seed: u64) -> std::path::PathBuf {
     let knight = v.type_of_letter('N').unwrap() as usize;
     truth.mg[l.material(knight)] += 150;
     truth.eg[l.material(knight)] += 150;
+    drawn_data(name, n, seed, &truth)
+}
+
+/// `n` random chess positions, every game drawn, each scored by the `truth` weights.
+fn drawn_data(name: &str, n: usize, seed: u64, truth: &Weights) -> std::path::PathBuf {
+    let v = registry::get("chess").unwrap();
     let eval = Eval::new(&v);
     let mut tracer = Tracer::new(&eval);
-    let (o, p_true) = (Offsets::of(&l), truth.to_vec());
-    let mut text = String::from("# synthetic: all draws, scores from a stronger knight\n");
+    let (o, p_true) = (Offsets::of(&truth.layout), truth.to_vec());
+    let mut text = String::from("# synthetic: all draws, scores from other weights\n");
     for pos in random_positions(&v, n, seed) {
         let score = tracer.trace(&pos).score(&p_true, &o).round() as i32;
         text.push_str(&format!("{} | {score} | 1/2-1/2\n", pos.fen()));
@@ -404,15 +410,20 @@ fn stronger_knight_data(name: &str, n: usize, seed: u64) -> std::path::PathBuf {
 
 /// The middlegame knight of a written `[eval]` section.
 fn knight_in(section: &std::path::Path) -> i32 {
+    let knight = registry::get("chess").unwrap().type_of_letter('N').unwrap() as usize;
+    let w = weights_in(section);
+    w.mg[w.layout.material(knight)]
+}
+
+/// The chess weights with a written `[eval]` section laid over them.
+fn weights_in(section: &std::path::Path) -> Weights {
     let section = std::fs::read_to_string(section).unwrap();
     let tuned = Variant::from_toml(
-        &format!("extends = \"chess\"\nname = \"knight\"\n{section}"),
-        "knight",
+        &format!("extends = \"chess\"\nname = \"tuned\"\n{section}"),
+        "tuned",
     )
     .unwrap();
-    let knight = tuned.type_of_letter('N').unwrap() as usize;
-    let w = Weights::of(&tuned);
-    w.mg[w.layout.material(knight)]
+    Weights::of(&tuned)
 }
 
 /// The Knight's middlegame material after a chess fit of `data` written to `out_name`:
@@ -585,16 +596,7 @@ fn a_scalar_term_frozen_by_name_keeps_its_weight_while_the_others_move() {
         truth.mg[f] += 40;
         truth.eg[f] += 40;
     }
-    let eval = Eval::new(&v);
-    let mut tracer = Tracer::new(&eval);
-    let (o, p_true) = (Offsets::of(&l), truth.to_vec());
-    let mut text = String::new();
-    for pos in random_positions(&v, 3000, 0x7E3F0) {
-        let score = tracer.trace(&pos).score(&p_true, &o).round() as i32;
-        text.push_str(&format!("{} | {score} | 1/2-1/2\n", pos.fen()));
-    }
-    let data = temp_path("freeze-by-name.txt");
-    std::fs::write(&data, text).unwrap();
+    let data = drawn_data("freeze-by-name.txt", 3000, 0x7E3F0, &truth);
     let out = temp_path("freeze-by-name.toml");
     let (code, _, err) = tune_chess(
         &data,
@@ -616,13 +618,7 @@ fn a_scalar_term_frozen_by_name_keeps_its_weight_while_the_others_move() {
         ],
     );
     assert_eq!(code, 0, "{err}");
-    let section = std::fs::read_to_string(&out).unwrap();
-    let tuned = Variant::from_toml(
-        &format!("extends = \"chess\"\nname = \"frozen\"\n{section}"),
-        "frozen",
-    )
-    .unwrap();
-    let w = Weights::of(&tuned);
+    let w = weights_in(&out);
     assert_eq!(w.mg[tempo], start.mg[tempo], "tempo was frozen by name");
     assert!(
         w.mg[shelter] > start.mg[shelter] + 15,
