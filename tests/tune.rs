@@ -408,13 +408,6 @@ fn drawn_data(name: &str, n: usize, seed: u64, truth: &Weights) -> std::path::Pa
     data
 }
 
-/// The middlegame knight of a written `[eval]` section.
-fn knight_in(section: &std::path::Path) -> i32 {
-    let knight = registry::get("chess").unwrap().type_of_letter('N').unwrap() as usize;
-    let w = weights_in(section);
-    w.mg[w.layout.material(knight)]
-}
-
 /// The chess weights with a written `[eval]` section laid over them.
 fn weights_in(section: &std::path::Path) -> Weights {
     let section = std::fs::read_to_string(section).unwrap();
@@ -430,6 +423,13 @@ fn weights_in(section: &std::path::Path) -> Weights {
 /// K fixed at 1, 40 epochs at a learning rate of 4 in batches of 256, with `rest`
 /// (held-out share, lambda, frozen terms) saying what else the test varies.
 fn fit_knight(data: &std::path::Path, out_name: &str, rest: &[&str]) -> i32 {
+    let knight = registry::get("chess").unwrap().type_of_letter('N').unwrap() as usize;
+    let w = fit_chess(data, out_name, rest);
+    w.mg[w.layout.material(knight)]
+}
+
+/// The chess weights after a fit of `data` as [`fit_knight`] runs it.
+fn fit_chess(data: &std::path::Path, out_name: &str, rest: &[&str]) -> Weights {
     let out = temp_path(out_name);
     let mut args = vec![
         "--k",
@@ -446,7 +446,7 @@ fn fit_knight(data: &std::path::Path, out_name: &str, rest: &[&str]) -> i32 {
     args.extend_from_slice(rest);
     let (code, _, err) = tune_chess_split(data, &args);
     assert_eq!(code, 0, "{err}");
-    knight_in(&out)
+    weights_in(&out)
 }
 
 /// The chess table's middlegame knight before any fit.
@@ -597,28 +597,18 @@ fn a_scalar_term_frozen_by_name_keeps_its_weight_while_the_others_move() {
         truth.eg[f] += 40;
     }
     let data = drawn_data("freeze-by-name.txt", 3000, 0x7E3F0, &truth);
-    let out = temp_path("freeze-by-name.toml");
-    let (code, _, err) = tune_chess(
+    let w = fit_chess(
         &data,
+        "freeze-by-name.toml",
         &[
-            "--k",
-            "1",
-            "--epochs",
-            "40",
-            "--lr",
-            "4",
-            "--batch",
-            "256",
+            "--holdout",
+            "0",
             "--lambda",
             "0",
             "--freeze",
             "material,hand,mobility,pst,passed,danger,checks,tempo",
-            "--out",
-            out.to_str().unwrap(),
         ],
     );
-    assert_eq!(code, 0, "{err}");
-    let w = weights_in(&out);
     assert_eq!(w.mg[tempo], start.mg[tempo], "tempo was frozen by name");
     assert!(
         w.mg[shelter] > start.mg[shelter] + 15,
