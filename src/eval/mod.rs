@@ -128,10 +128,6 @@ pub struct Eval {
     /// Per colour: the central files (the middle half) on the own ranks from the second
     /// to the last before the board's middle (where the space term counts squares).
     space_area: [Bitboard; 2],
-    /// Squares of the board.
-    all: Bitboard,
-    /// Files of the board (one rank's shift).
-    files: u32,
 }
 
 /// The search's sink: adds each feature's weights as it is reported.
@@ -392,8 +388,6 @@ impl Eval {
                     })
                     .fold(Bitboard::EMPTY, |b, s| b | s.bb())
             }),
-            all: bd.all,
-            files: bd.files as u32,
             by_value: {
                 let mut t: Vec<usize> = (0..n).filter(|&t| v.royal_mask >> t & 1 == 0).collect();
                 t.sort_by_key(|&t| v.pieces[t].value);
@@ -741,11 +735,12 @@ impl Eval {
         if safe.is_empty() {
             return 0;
         }
+        let bd = &pos.variant().board;
         let back = |b: Bitboard| {
             if ci == 0 {
-                Bitboard(b.0 >> self.files)
+                Bitboard(b.0 >> bd.files)
             } else {
-                Bitboard(b.0 << self.files) & self.all
+                Bitboard(b.0 << bd.files) & bd.all
             }
         };
         let one = back(pawns[ci]);
