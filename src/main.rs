@@ -62,7 +62,7 @@ struct Common {
     /// board rank is a value here, not an option).
     #[arg(long, global = true, allow_hyphen_values = true)]
     fen: Option<String>,
-    /// Moves played from the FEN first, space separated.
+    /// Moves played from the FEN first, space separated (coordinates or SAN).
     #[arg(long, global = true, allow_hyphen_values = true)]
     moves: Option<String>,
     /// Print one JSON object instead of text.

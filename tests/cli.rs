@@ -43,6 +43,23 @@ fn fen_reports_the_result_of_a_finished_game() {
 }
 
 #[test]
+fn moves_may_be_given_as_a_pgn_writes_them() {
+    // A game copied from a PGN (SAN) reaches the same position as its coordinates, on
+    // 10x10 too; an unreadable move still names itself and the notation.
+    let (code, coord, _) = tenfold(&["fen", "--moves", "f2f3 e7e5 g2g4 d8h4"]);
+    assert_eq!(code, 0);
+    let (_, san, _) = tenfold(&["fen", "--moves", "f3 e5 g4 Qh4#"]);
+    assert_eq!(san, coord);
+    let (code, out, _) = tenfold(&["fen", "--variant", "grand", "--moves", "Nc4 Nc7 d4"]);
+    assert_eq!(code, 0, "{out}");
+    let (_, coord, _) = tenfold(&["fen", "--variant", "grand", "--moves", "b2c4 b9c7 d3d4"]);
+    assert_eq!(out, coord);
+    let (code, _, err) = tenfold(&["fen", "--moves", "e4 Qh5x"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("\"Qh5x\""), "{err}");
+}
+
+#[test]
 fn perft_json_and_divide() {
     let (code, out, _) = tenfold(&[
         "perft",

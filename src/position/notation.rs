@@ -183,10 +183,14 @@ impl Position {
             .is_some_and(|pr| pr.zone[c].has(m.to()) && !pr.mandatory[c].has(m.to()))
     }
 
-    /// Plays a list of moves given as text, stopping at the first bad one.
+    /// Plays a list of moves given as text (coordinates, or SAN as a PGN writes it),
+    /// stopping at the first bad one.
     pub fn play_moves(&mut self, moves: &str) -> Result<(), MoveError> {
         for t in moves.split_whitespace() {
-            let m = self.parse_move(t)?;
+            let m = match self.parse_move(t) {
+                Ok(m) => m,
+                Err(e) => self.parse_san(t).map_err(|_| e)?,
+            };
             self.make_move(m);
         }
         Ok(())
