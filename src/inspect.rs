@@ -1,7 +1,10 @@
-//! What `tenfold variants`, `moves` and `fen` show: the built-in variants, a position's
-//! legal moves, and its FEN with the result once the game is over.
+//! What `tenfold variants`, `moves`, `fen` and `eval` show: the built-in variants, a
+//! position's legal moves, its FEN with the result once the game is over, and its static
+//! evaluation term by term.
 
 use crate::core::moves::MoveList;
+use crate::eval::explain::Breakdown;
+use crate::eval::Eval;
 use crate::position::fen::FenError;
 use crate::position::notation::{GameResult, MoveError};
 use crate::position::Position;
@@ -134,6 +137,37 @@ impl Report for FenReport {
             o["reason"] = json!(why);
         }
         o
+    }
+}
+
+/// The static evaluation of a position, term by term (`tenfold eval`, UCI `eval`).
+pub struct EvalReport(pub Breakdown);
+
+impl EvalReport {
+    /// The breakdown of `pos` under its game's evaluation (the table's `[eval]` weights).
+    pub fn of(pos: &Position) -> EvalReport {
+        EvalReport(Eval::new(pos.variant()).explain(pos))
+    }
+}
+
+impl Report for EvalReport {
+    /// A table of terms in pawns (White's view), then the totals.
+    fn text(&self) -> String {
+        self.0.text()
+    }
+
+    /// `{"terms": [{"name", "mg", "eg", "total"}], "phase", "white", "side_to_move"}`,
+    /// centipawns.
+    fn to_json(&self) -> Value {
+        let b = &self.0;
+        let r = |x: f64| (x * 10.0).round() / 10.0;
+        let terms: Vec<Value> = b
+            .terms
+            .iter()
+            .map(|t| json!({"name": t.name, "mg": r(t.mg), "eg": r(t.eg), "total": r(t.total)}))
+            .collect();
+        json!({"terms": terms, "phase": r(b.mg_share * 100.0) / 100.0,
+               "white": b.white, "side_to_move": b.side_to_move})
     }
 }
 

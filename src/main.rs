@@ -9,7 +9,7 @@ use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
 use tenfold::arena::{config, pgn, report, Finished, MatchResult};
 use tenfold::diagram::{self, PlotFile};
-use tenfold::inspect::{self, FenReport, LegalMoves, VariantList};
+use tenfold::inspect::{self, EvalReport, FenReport, LegalMoves, VariantList};
 use tenfold::perft::{self, suite};
 use tenfold::protocol::{Msg, Out};
 use tenfold::registry;
@@ -81,6 +81,8 @@ enum Cmd {
     Moves,
     /// Print the FEN after --moves (and the result if the game is over).
     Fen,
+    /// Show the static evaluation of the position, term by term.
+    Eval,
     /// Count leaf nodes of the move tree, or check a perft suite.
     Perft(perft::PerftArgs),
     /// Show a piece's movement: Betza, Locomotive Taxonomy name and a diagram.
@@ -177,10 +179,8 @@ fn run(cli: Cli) -> Result<(), Fail> {
             Ok(())
         }
         Cmd::Match(a) => run_match(c, &a),
-        Cmd::Merge(a) => {
-            let code = |e: &tenfold::merge::MergeError| if e.is_check_failure() { 1 } else { 2 };
-            show(c, &a.run().map_err(|e| Fail(code(&e), e.to_string()))?)
-        }
+        Cmd::Merge(a) => show(c, &a.run().map_err(|e| Fail(e.exit_code(), e.to_string()))?),
+        Cmd::Eval => show(c, &EvalReport::of(&position(c)?)),
         Cmd::Pgn(a) => {
             let report = pgn::CheckReport::of(&pgn::read_pgn_file(&a.check)?);
             show(c, &report)?;

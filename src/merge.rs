@@ -105,6 +105,15 @@ impl MergeError {
                 | MergeError::Incomplete { .. }
         )
     }
+
+    /// The command line's exit status for this error: 1 for a failed check, else 2.
+    pub fn exit_code(&self) -> u8 {
+        if self.is_check_failure() {
+            1
+        } else {
+            2
+        }
+    }
 }
 
 /// What the slices add up to.

@@ -60,6 +60,45 @@ fn moves_may_be_given_as_a_pgn_writes_them() {
 }
 
 #[test]
+fn eval_splits_the_evaluation_into_terms_that_add_up() {
+    // The start position is symmetric: every term cancels but the side to move's tempo.
+    let (code, out, _) = tenfold(&["eval", "--json"]);
+    assert_eq!(code, 0);
+    let v = json(&out);
+    let terms = v["terms"].as_array().unwrap();
+    assert_eq!(terms.len(), 1, "{out}");
+    assert_eq!(terms[0]["name"], "tempo");
+    assert_eq!(v["white"], v["side_to_move"]);
+    // After 1.e4 d5 2.exd5 White is a pawn up and its pawn on d5 hangs (the queen takes
+    // it); the terms add up to the evaluation, which Black sees negated.
+    let (_, out, _) = tenfold(&["eval", "--json", "--moves", "e4 d5 exd5"]);
+    let v = json(&out);
+    let terms = v["terms"].as_array().unwrap();
+    let term = |n: &str| {
+        terms
+            .iter()
+            .find(|t| t["name"] == n)
+            .map(|t| t["total"].as_f64().unwrap())
+    };
+    assert!(term("material").unwrap() > 50.0, "{out}");
+    assert!(term("hanging").unwrap() < 0.0, "{out}");
+    let sum: f64 = terms.iter().map(|t| t["total"].as_f64().unwrap()).sum();
+    let white = v["white"].as_i64().unwrap();
+    assert!((sum - white as f64).abs() <= 2.0, "{out}");
+    assert_eq!(v["side_to_move"].as_i64().unwrap(), -white);
+    // The text form on a 10x10 board, and a bad FEN is a one-line usage error.
+    let (code, out, _) = tenfold(&["eval", "--variant", "grand", "--moves", "e4"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("placement") && out.contains("for the side to move"),
+        "{out}"
+    );
+    let (code, _, err) = tenfold(&["eval", "--fen", "8/8 w"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
 fn perft_json_and_divide() {
     let (code, out, _) = tenfold(&[
         "perft",

@@ -161,6 +161,28 @@ fn uci_go_depth_reports_info_then_a_legal_bestmove() {
 }
 
 #[test]
+fn uci_eval_prints_the_terms_of_the_current_position() {
+    // Stockfish's `eval`: the static evaluation term by term; the session goes on.
+    let mut s = Session::uci();
+    s.send("setoption name UCI_Variant value grand");
+    s.send("position startpos moves e3e4");
+    s.send("eval");
+    let total = s.expect("evaluation ");
+    assert!(total.contains("for the side to move"), "{total}");
+    let lines = s.lines();
+    for term in ["tempo", "placement", "mobility"] {
+        assert!(
+            lines.iter().any(|l| l.trim_start().starts_with(term)),
+            "no {term} line:\n{}",
+            lines.join("\n")
+        );
+    }
+    s.send("isready");
+    s.expect("readyok");
+    s.quit("quit");
+}
+
+#[test]
 fn uci_illegal_move_is_an_error_and_the_position_is_kept() {
     let mut s = Session::uci();
     s.send("position startpos moves e2e4");

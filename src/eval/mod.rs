@@ -25,6 +25,7 @@
 //! search's sink adds the weights at once, the tuner's (`trace.rs`) records the counts,
 //! so what is tuned is exactly what is played.
 
+pub mod explain;
 pub mod trace;
 pub mod weights;
 

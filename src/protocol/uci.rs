@@ -139,6 +139,13 @@ impl Uci {
                 _ => self.error("ponderhit without a pondering search"),
             },
             "quit" => return false,
+            // Stockfish's `eval`: the static evaluation term by term, as plain lines.
+            "eval" => {
+                let text = crate::eval::Eval::new(&self.variant)
+                    .explain(&self.pos)
+                    .text();
+                text.lines().for_each(|l| self.out.line(l));
+            }
             "d" => {
                 self.out
                     .line(&format!("info string fen {}", self.pos.fen()));
