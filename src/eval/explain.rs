@@ -12,7 +12,8 @@ use crate::position::Position;
 /// tapered by the position's phase.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Term {
-    /// The term's name (a `--freeze` group, or a scalar term's `[eval]` name).
+    /// The term's name: a group of weights (`material`, `placement`, `mobility`, …) or a
+    /// scalar term's `[eval]` name (`tempo`, `open_file`, …).
     pub name: String,
     /// Middlegame centipawns.
     pub mg: f64,
