@@ -78,6 +78,23 @@ fn mate_in_three_is_found_at_depth_five() {
 }
 
 #[test]
+fn mates_in_four_and_five_are_found_at_depths_seven_and_nine() {
+    let _turn = serial();
+    // Deep enough for the singular-extension test (six plies and more), which searches
+    // a node again without its table move: the mates and their lines must come through.
+    assert_mate(
+        "2k4r/1r1q2pp/QBp2p2/1p6/8/8/P4PPP/2R3K1 w - - 0 1",
+        4,
+        "a6a8",
+    );
+    assert_mate(
+        "6k1/3b3r/1p1p4/p1n2p2/1PPNpP1q/P3Q1p1/1R1RB1P1/5K2 b - - 0 1",
+        5,
+        "h4f4",
+    );
+}
+
+#[test]
 fn stalemate_scores_zero_and_has_no_move() {
     let _turn = serial();
     // C2: stalemate draws.

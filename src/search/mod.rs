@@ -20,7 +20,7 @@ pub use time::{Limits, TimePlan};
 use crate::core::moves::{Move, MoveList, Piece, MAX_MOVES};
 use crate::eval::Eval;
 use crate::position::Position;
-use crate::tt::{is_stored_move, Bound, TranspositionTable, NO_EVAL};
+use crate::tt::{is_stored_move, Bound, Hit, TranspositionTable, NO_EVAL};
 use correction::{pawn_key, Correction};
 use history::{ContIndex, Histories, NO_CONT};
 use ordering::{
@@ -35,6 +35,16 @@ use std::time::{Duration, Instant};
 pub const MAX_PLY: usize = 128;
 /// Quiescence plies in which kills that do not end on their victim are searched.
 const KILL_PLIES: u32 = 2;
+
+/// What a singular-extension test found for the table move.
+enum Singular {
+    /// Every other move falls short of it: it earns a ply.
+    Extend,
+    /// Not singular.
+    No,
+    /// Other moves reach beta too: the node is cut with this score.
+    Cut(i32),
+}
 /// Score of mate at the root; mate in n plies scores `MATE - n`.
 pub const MATE: i32 = 32_000;
 /// Scores beyond this are mates.
@@ -318,6 +328,9 @@ pub(crate) struct Worker {
     evals: [i32; MAX_PLY + 2],
     /// The move made at each ply of the current line (`Move::NULL` for a null move).
     current: [Move; MAX_PLY + 2],
+    /// The move left out at each ply while a singular-extension test searches the others
+    /// (`Move::NULL` when none is).
+    skip: [Move; MAX_PLY + 2],
     nodes: u64,
     flushed: u64,
     seldepth: usize,
@@ -377,6 +390,7 @@ impl Worker {
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 2],
             current: [Move(u64::MAX); MAX_PLY + 2],
+            skip: [Move::NULL; MAX_PLY + 2],
             nodes: 0,
             flushed: 0,
             seldepth: 0,
@@ -744,12 +758,14 @@ impl Worker {
         }
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key);
+        let skip = self.skip[ply];
         let mut tt_move = Move::NULL;
         let mut tt_eval = NO_EVAL;
         if let Some(h) = hit {
             tt_move = h.mv;
             tt_eval = h.eval;
-            if !pv_node && h.depth >= depth {
+            // The table's score is of this node with every move; a singular test leaves one out.
+            if !pv_node && skip == Move::NULL && h.depth >= depth {
                 let s = score_from_tt(h.score, ply);
                 if tt_cuts(h.bound, s, alpha, beta) {
                     return s;
@@ -777,6 +793,7 @@ impl Worker {
             }
             let after_null = ply > 0 && self.current[ply - 1] == Move::NULL;
             if self.shared.null_move
+                && skip == Move::NULL
                 && depth >= 3
                 && eval >= beta
                 && !after_null
@@ -836,6 +853,19 @@ impl Worker {
                 .find(|&m| is_stored_move(tt_move, m))
                 .unwrap_or(Move::NULL);
         }
+        let singular = match hit {
+            Some(h) if !root && skip == Move::NULL && tt_move != Move::NULL && depth >= 6 => {
+                match self.singular(h, tt_move, beta, depth, ply, in_check) {
+                    Singular::Extend => true,
+                    Singular::No => false,
+                    Singular::Cut(s) => return s,
+                }
+            }
+            _ => false,
+        };
+        if self.stopped {
+            return 0;
+        }
         let n = self.frames[ply].moves.len();
         let killers = self.killers[ply];
         let prev = self.prev_conts(ply);
@@ -868,7 +898,7 @@ impl Worker {
         for i in 0..n {
             let (m, score) = self.frames[ply].pick(i);
             // MultiPV: the root moves of the lines already found are not this line's.
-            if root && self.excluded.contains(&m) {
+            if (root && self.excluded.contains(&m)) || m == skip {
                 continue;
             }
             let is_tactical = is_tactical(&self.eval, &self.pos, m);
@@ -904,9 +934,10 @@ impl Worker {
             // A check that hands material over (the checker is lost by exchange) is no
             // forcing line worth a ply: many long-range pieces on a large board give
             // such checks at nearly every node.
-            let ext = (gives_check
-                && (ply as i32) < 2 * self.root_depth
-                && (is_tactical || self.safe_check(m))) as i32;
+            let ext = ((singular && m == tt_move)
+                || (gives_check
+                    && (ply as i32) < 2 * self.root_depth
+                    && (is_tactical || self.safe_check(m)))) as i32;
             let new_depth = depth - 1 + ext;
             let mut s;
             if searched == 0 {
@@ -970,6 +1001,10 @@ impl Worker {
                 quiets[nq] = (pc, to);
                 nq += 1;
             }
+        }
+        // A singular test's node without its one move: nothing of its own to store.
+        if skip != Move::NULL {
+            return best.max(alpha);
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -1152,6 +1187,43 @@ impl Worker {
             .tt
             .store(key, best_move, score_to_tt(best, ply), raw, 0, bound);
         best
+    }
+
+    /// Singular extension: whether the table move `tt` is so much better than every other
+    /// move that it earns a ply, found by a shallow search of the others below its score.
+    /// Where even the others reach beta, the node is cut (several moves refute it).
+    fn singular(
+        &mut self,
+        h: Hit,
+        tt: Move,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        in_check: bool,
+    ) -> Singular {
+        let tt_score = score_from_tt(h.score, ply);
+        if h.bound == Bound::Upper
+            || h.depth < depth - 3
+            || tt_score.abs() >= MATE_BOUND
+            || ply as i32 >= 2 * self.root_depth
+        {
+            return Singular::No;
+        }
+        let sbeta = tt_score - 2 * depth;
+        // The test searches this same node at the same ply, so it regenerates this ply's
+        // move list (the same moves, in another order: the caller scores them afresh).
+        self.skip[ply] = tt;
+        let s = self.negamax(sbeta - 1, sbeta, (depth - 1) / 2, ply, in_check);
+        self.skip[ply] = Move::NULL;
+        // Its line is not this node's.
+        self.pv_len[ply] = ply;
+        if s < sbeta {
+            Singular::Extend
+        } else if sbeta >= beta {
+            Singular::Cut(sbeta)
+        } else {
+            Singular::No
+        }
     }
 
     /// Whether the quiet move `m`, just made, keeps its piece by exchange (SEE of the
