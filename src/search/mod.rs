@@ -36,6 +36,13 @@ pub const MAX_PLY: usize = 128;
 /// Quiescence plies in which kills that do not end on their victim are searched.
 const KILL_PLIES: u32 = 2;
 
+/// Score of mate at the root; mate in n plies scores `MATE - n`.
+pub const MATE: i32 = 32_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Larger than any score.
+pub const INF: i32 = 32_500;
+
 /// What a singular-extension test found for the table move.
 enum Singular {
     /// Every other move falls short of it: it earns a ply.
@@ -45,12 +52,6 @@ enum Singular {
     /// Other moves reach beta too: the node is cut with this score.
     Cut(i32),
 }
-/// Score of mate at the root; mate in n plies scores `MATE - n`.
-pub const MATE: i32 = 32_000;
-/// Scores beyond this are mates.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-/// Larger than any score.
-pub const INF: i32 = 32_500;
 
 /// One completed iteration (one of its lines with MultiPV), as reported to a protocol.
 #[derive(Clone, Debug)]
