@@ -3,7 +3,7 @@
 
 use crate::core::geometry::{Bitboard, Square};
 use crate::core::moves::{Color, Move, MoveKind};
-use crate::movement::attacks::{HopGroup, RayGroup};
+use crate::movement::attacks::{AttackerMap, BentGroup, HopGroup, RayGroup};
 use crate::position::Position;
 
 impl Position {
@@ -101,7 +101,7 @@ impl Position {
                 }
             }
         }
-        for g in &map.bents {
+        for g in self.bents_near(map, sq, them) {
             if reach >> g.ptype & 1 == 0
                 || (g.origins[sq.idx()] & them & self.by_type[g.ptype as usize]).is_empty()
             {
@@ -163,6 +163,24 @@ impl Position {
             && self.v.rays.get(g.ray).mask[sq.idx()].has(h)
             && (g.types & reach) >> self.board[h.idx()].kind() & 1 != 0)
             .then_some(h)
+    }
+
+    /// The bent-rider groups of `map` worth walking toward `sq`: none where no bent
+    /// rider of `them` stands anywhere one could attack `sq` from.
+    #[inline(always)]
+    pub(super) fn bents_near<'a>(
+        &self,
+        map: &'a AttackerMap,
+        sq: Square,
+        them: Bitboard,
+    ) -> &'a [BentGroup] {
+        if map.bents.is_empty()
+            || (self.typed(map.bent_types) & them & map.bent_origins[sq.idx()]).is_empty()
+        {
+            &[]
+        } else {
+            &map.bents
+        }
     }
 
     /// The squares of every piece, of either colour, of the types in `types` (bit mask).

@@ -375,7 +375,7 @@ impl Position {
                         leave.set(b1);
                     }
                 }
-                for g in &map.bents {
+                for g in self.bents_near(map, k, theirs) {
                     if (g.origins[k.idx()] & theirs & self.by_type[g.ptype as usize]).is_empty() {
                         continue;
                     }

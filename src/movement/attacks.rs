@@ -797,6 +797,11 @@ pub struct AttackerMap {
     pub ray_types: u32,
     /// The types with any hop capture (bit mask).
     pub hop_types: u32,
+    /// The types with any bent-rider capture (bit mask).
+    pub bent_types: u32,
+    /// Per attacked square, the union of every bent group's `origins`: where no bent
+    /// rider stands in it, no group is walked (one test instead of one per group).
+    pub bent_origins: Vec<Bitboard>,
     /// The royal types that may not face (bit mask).
     pub facing_types: u32,
     /// Royal pieces that may not face the other side's royal pieces along these rays
@@ -899,6 +904,14 @@ impl AttackerMap {
         }
         map.ray_types = map.rays.iter().fold(0, |m, g| m | g.types);
         map.hop_types = map.hops.iter().fold(0, |m, g| m | g.types);
+        map.bent_types = map.bents.iter().fold(0, |m, g| m | 1 << g.ptype);
+        map.bent_origins = (0..SQUARE_SLOTS)
+            .map(|k| {
+                map.bents
+                    .iter()
+                    .fold(Bitboard::EMPTY, |u, g| u | g.origins[k])
+            })
+            .collect();
         map
     }
 
