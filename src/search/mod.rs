@@ -786,39 +786,24 @@ impl Worker {
         self.evals[ply] = eval;
         let improving =
             !in_check && ply >= 2 && self.evals[ply - 2] != NO_EVAL && eval > self.evals[ply - 2];
-        // A table score bounded on the far side of the static evaluation is the better
-        // guess of this node's worth for the pruning decisions below (the evaluation
-        // itself still feeds `improving` and the correction history).
-        let guess = match hit {
-            Some(h) if eval != NO_EVAL && skip == Move::NULL => {
-                let s = score_from_tt(h.score, ply);
-                let side = if s > eval { Bound::Lower } else { Bound::Upper };
-                if s.abs() < MATE_BOUND && (h.bound == side || h.bound == Bound::Exact) {
-                    s
-                } else {
-                    eval
-                }
-            }
-            _ => eval,
-        };
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at shallow depth, a quiet move will not
             // bring the score back down.
-            if depth <= 7 && guess - 85 * (depth - improving as i32) >= beta {
-                return guess;
+            if depth <= 7 && eval - 85 * (depth - improving as i32) >= beta {
+                return eval;
             }
             let after_null = ply > 0 && self.current[ply - 1] == Move::NULL;
             if self.shared.null_move
                 && skip == Move::NULL
                 && depth >= 3
-                && guess >= beta
+                && eval >= beta
                 && !after_null
                 && self
                     .shared
                     .eval
                     .has_pieces(&self.pos, self.pos.side_to_move())
             {
-                let r = 3 + depth / 4 + ((guess - beta) / 200).min(3);
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.current[ply] = Move::NULL;
                 self.conts[ply] = NO_CONT;
                 self.pos.make_null();
@@ -926,7 +911,7 @@ impl Worker {
                 if quiet {
                     prune = (depth <= 5
                         && searched >= (3 + depth * depth) as usize / (2 - improving as usize))
-                        || (depth <= 4 && guess != NO_EVAL && guess + 100 + 90 * depth <= alpha)
+                        || (depth <= 4 && eval != NO_EVAL && eval + 100 + 90 * depth <= alpha)
                         // A quiet move that hands material over by exchange.
                         || (depth <= 7 && see(&self.eval, &self.pos, m) < -25 * depth * depth);
                 } else if depth <= 4 && score < 0 {
