@@ -208,10 +208,7 @@ fn resolve(
     origin: &str,
     entries: &AHashMap<String, Vec<Entry>>,
 ) -> Result<toml::Table, VariantError> {
-    let mut table: toml::Table = toml::from_str(text).map_err(|e| VariantError::Toml {
-        origin: origin.to_string(),
-        msg: toml_message(text, &e),
-    })?;
+    let mut table: toml::Table = parse(text, origin)?;
     let Some(base_name) = table.remove("extends") else {
         return Ok(table);
     };
@@ -263,11 +260,15 @@ fn resolve(
 /// process that names a game pays for this start-up, and a generic TOML table between
 /// the text and the structure is one more pass over every weight (about 6% of it).
 fn compile_builtin(text: &str, origin: &str) -> Result<Arc<Variant>, VariantError> {
-    let file: VariantFile = toml::from_str(text).map_err(|e| VariantError::Toml {
+    compile_file(parse(text, origin)?, origin)
+}
+
+/// Parses a table's text into `T`, a syntax error told against the text's own lines.
+fn parse<T: serde::de::DeserializeOwned>(text: &str, origin: &str) -> Result<T, VariantError> {
+    toml::from_str(text).map_err(|e| VariantError::Toml {
         origin: origin.to_string(),
         msg: toml_message(text, &e),
-    })?;
-    compile_file(file, origin)
+    })
 }
 
 /// Compiles a resolved table and checks its start FEN as a position.
