@@ -947,8 +947,17 @@ impl Worker {
                 // Quiet checks are reduced like other quiet moves: with long-range pieces on
                 // a large board many quiet moves check, and exempting them cost 30 Elo on
                 // a 10x10 board (docs/strength.md).
+                // A capture that loses material by exchange comes after the quiet moves and
+                // is reduced like them, a ply less (its history is not a quiet move's).
+                let losing_capture = !quiet && score < 0;
                 let mut r = 0;
-                if self.shared.lmr && !root && depth >= 3 && searched >= 2 && quiet && !in_check {
+                if self.shared.lmr
+                    && !root
+                    && depth >= 3
+                    && searched >= 2
+                    && (quiet || losing_capture)
+                    && !in_check
+                {
                     r = lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     if pv_node {
                         r -= 1;
@@ -956,10 +965,14 @@ impl Worker {
                     if !improving {
                         r += 1;
                     }
-                    if score >= KILLER - 2 {
+                    if losing_capture {
                         r -= 1;
+                    } else {
+                        if score >= KILLER - 2 {
+                            r -= 1;
+                        }
+                        r -= score.clamp(-16384, 16384) / 8192;
                     }
-                    r -= score.clamp(-16384, 16384) / 8192;
                     r = r.clamp(0, new_depth - 1);
                 }
                 s = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, gives_check);
