@@ -54,17 +54,29 @@ fn perft_bench(c: &mut Criterion) {
     let chess = registry::get("chess").unwrap();
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
-    let mut start = Position::startpos(&chess);
+    // An 8x8 board in the u64 word (what `perft` and the search run it in) and in the
+    // u128 word every larger board needs: the price of the wide word (issue 14).
+    let mut start = Position::startpos(&chess).to_word::<u64>();
     group.bench_function("chess start depth 4", |b| b.iter(|| perft(&mut start, 4)));
-    let mut kiwi = Position::from_fen(&chess, KIWIPETE).unwrap();
+    let mut wide = Position::startpos(&chess);
+    group.bench_function("chess start depth 4, u128 word", |b| {
+        b.iter(|| perft(&mut wide, 4))
+    });
+    let mut kiwi = Position::from_fen(&chess, KIWIPETE)
+        .unwrap()
+        .to_word::<u64>();
     group.bench_function("chess kiwipete depth 3", |b| b.iter(|| perft(&mut kiwi, 3)));
     let mut ten = Position::startpos(&tenten());
     group.bench_function("10x10 start depth 3", |b| b.iter(|| perft(&mut ten, 3)));
     // Shots, armor paths and flights: one move may kill several pieces.
     let ca = registry::get("combined-arms").unwrap();
-    let mut ca_start = Position::startpos(&ca);
+    let mut ca_start = Position::startpos(&ca).to_word::<u64>();
     group.bench_function("combined-arms start depth 3", |b| {
         b.iter(|| perft(&mut ca_start, 3))
+    });
+    let mut ca_wide = Position::startpos(&ca);
+    group.bench_function("combined-arms start depth 3, u128 word", |b| {
+        b.iter(|| perft(&mut ca_wide, 3))
     });
     // The tested-move path: hoppers (Shako, Wildeurasian), bent riders, switches and
     // drops (ArchMage), stacks (Augsburg).
@@ -81,7 +93,7 @@ fn perft_bench(c: &mut Criterion) {
         });
     }
     // Hashed perft: counts of depth 2 and more kept in a table made fresh per run.
-    let mut start = Position::startpos(&chess);
+    let mut start = Position::startpos(&chess).to_word::<u64>();
     group.bench_function("chess start depth 5, 16 MB hash", |b| {
         b.iter(|| {
             let table = PerftTable::new(16).unwrap();

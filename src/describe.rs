@@ -232,9 +232,9 @@ pub fn diagram(atoms: &[Atom]) -> Vec<String> {
     let plain = PieceAttacks::compile(&board, &mut rays, atoms, Bitboard::EMPTY);
     let initial = PieceAttacks::compile(&board, &mut rays, atoms, centre.bb());
     let reach = |pa: &PieceAttacks, sq: Square| {
-        let quiet = pa.targets(&rays, centre, centre.bb()).quiet.has(sq);
+        let quiet = pa.targets(&rays, centre, centre.bb::<u128>()).quiet.has(sq);
         let capture = pa
-            .targets(&rays, centre, centre.bb() | sq.bb())
+            .targets(&rays, centre, centre.bb::<u128>() | sq.bb())
             .capture
             .has(sq);
         (quiet, capture)

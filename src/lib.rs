@@ -1,6 +1,6 @@
 //! Tenfold: a bitboard engine for large-board chess variants.
 //!
-//! Layers, bottom up (no module imports one above it): `core` (squares, `u128`
+//! Layers, bottom up (no module imports one above it): `core` (squares, `u64`/`u128`
 //! bitboards, moves, Zobrist keys) → `movement` (atoms, Betza, taxonomy, attack tables)
 //! → `rules` (one file per table key) and `variant` (the table form and its pure
 //! compile) → `position` (state, FEN, notation) → `movegen` → `registry` (games by

@@ -1,9 +1,10 @@
-//! Squares, 128-bit bitboards and the board shape they live on.
+//! Squares, bitboards and the board shape they live on.
 //!
 //! A square is `rank * files + file`, so an 8x8 game uses the low 64 bits and a 10x10
 //! game the low 100: neither pays for the other's layout. Everything that depends on the
 //! width (file masks, shifts, names) goes through a [`Board`].
 
+pub use crate::core::word::Word;
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
@@ -27,29 +28,33 @@ impl Square {
 
     /// The one-bit board of this square.
     #[inline(always)]
-    pub fn bb(self) -> Bitboard {
-        Bitboard(1u128 << self.0)
+    pub fn bb<W: Word>(self) -> Bitboard<W> {
+        Bitboard(W::ONE << self.0 as u32)
     }
 }
 
-/// A set of squares as one bit per square.
+/// A set of squares as one bit per square, in a `u64` or a `u128` ([`Word`]); tables and
+/// rules keep theirs at the full width and hand them to the narrow word with
+/// [`Bitboard::narrow`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Bitboard(pub u128);
+pub struct Bitboard<W: Word = u128>(pub W);
 
-impl Bitboard {
+impl<W: Word> Bitboard<W> {
     /// The empty set.
-    pub const EMPTY: Bitboard = Bitboard(0);
+    pub const EMPTY: Self = Bitboard(W::ZERO);
+    /// Every square slot of the word.
+    pub const FULL: Self = Bitboard(W::MAX);
 
     /// True when no square is set.
     #[inline(always)]
     pub fn is_empty(self) -> bool {
-        self.0 == 0
+        self.0 == W::ZERO
     }
 
     /// True when at least one square is set.
     #[inline(always)]
     pub fn any(self) -> bool {
-        self.0 != 0
+        self.0 != W::ZERO
     }
 
     /// Number of squares set.
@@ -61,13 +66,13 @@ impl Bitboard {
     /// True when more than one square is set.
     #[inline(always)]
     pub fn more_than_one(self) -> bool {
-        self.0 & self.0.wrapping_sub(1) != 0
+        self.0 & self.0.wrapping_sub(W::ONE) != W::ZERO
     }
 
     /// True when `sq` is in the set.
     #[inline(always)]
     pub fn has(self, sq: Square) -> bool {
-        (self.0 >> sq.0) & 1 != 0
+        (self.0 >> sq.0 as u32) & W::ONE != W::ZERO
     }
 
     /// The lowest square; the set must not be empty.
@@ -81,17 +86,17 @@ impl Bitboard {
     #[inline(always)]
     pub fn msb(self) -> Square {
         debug_assert!(self.any());
-        Square(127 - self.0.leading_zeros() as u8)
+        Square((W::BITS - 1 - self.0.leading_zeros()) as u8)
     }
 
     /// Removes and returns the lowest square, if any.
     #[inline(always)]
     pub fn pop(&mut self) -> Option<Square> {
-        if self.0 == 0 {
+        if self.0 == W::ZERO {
             None
         } else {
             let sq = Square(self.0.trailing_zeros() as u8);
-            self.0 &= self.0 - 1;
+            self.0 &= self.0.wrapping_sub(W::ONE);
             Some(sq)
         }
     }
@@ -99,34 +104,47 @@ impl Bitboard {
     /// Adds a square.
     #[inline(always)]
     pub fn set(&mut self, sq: Square) {
-        self.0 |= 1u128 << sq.0;
+        self.0 |= W::ONE << sq.0 as u32;
     }
 
     /// Removes a square.
     #[inline(always)]
     pub fn clear(&mut self, sq: Square) {
-        self.0 &= !(1u128 << sq.0);
+        self.0 &= !(W::ONE << sq.0 as u32);
     }
 
     /// Iterates the squares from lowest to highest.
     #[inline(always)]
-    pub fn iter(self) -> BitIter {
+    pub fn iter(self) -> BitIter<W> {
         BitIter(self.0)
+    }
+
+    /// The same squares in another word; squares past the narrower word's width are
+    /// dropped, which never loses a square of a board that word was chosen for.
+    #[inline(always)]
+    pub fn narrow<V: Word>(self) -> Bitboard<V> {
+        Bitboard(V::from_u128(self.0.to_u128()))
+    }
+
+    /// The same squares in a `u128`.
+    #[inline(always)]
+    pub fn wide(self) -> Bitboard {
+        Bitboard(self.0.to_u128())
     }
 }
 
 /// Iterator over the squares of a [`Bitboard`].
-pub struct BitIter(u128);
+pub struct BitIter<W: Word = u128>(W);
 
-impl Iterator for BitIter {
+impl<W: Word> Iterator for BitIter<W> {
     type Item = Square;
     #[inline(always)]
     fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
+        if self.0 == W::ZERO {
             None
         } else {
             let sq = Square(self.0.trailing_zeros() as u8);
-            self.0 &= self.0 - 1;
+            self.0 &= self.0.wrapping_sub(W::ONE);
             Some(sq)
         }
     }
@@ -136,41 +154,41 @@ impl Iterator for BitIter {
     }
 }
 
-impl IntoIterator for Bitboard {
+impl<W: Word> IntoIterator for Bitboard<W> {
     type Item = Square;
-    type IntoIter = BitIter;
-    fn into_iter(self) -> BitIter {
+    type IntoIter = BitIter<W>;
+    fn into_iter(self) -> BitIter<W> {
         self.iter()
     }
 }
 
 macro_rules! bitops {
     ($($tr:ident $f:ident $tra:ident $fa:ident $op:tt),*) => {$(
-        impl $tr for Bitboard {
-            type Output = Bitboard;
+        impl<W: Word> $tr for Bitboard<W> {
+            type Output = Bitboard<W>;
             #[inline(always)]
-            fn $f(self, o: Bitboard) -> Bitboard { Bitboard(self.0 $op o.0) }
+            fn $f(self, o: Bitboard<W>) -> Bitboard<W> { Bitboard(self.0 $op o.0) }
         }
-        impl $tra for Bitboard {
+        impl<W: Word> $tra for Bitboard<W> {
             #[inline(always)]
-            fn $fa(&mut self, o: Bitboard) { self.0 = self.0 $op o.0; }
+            fn $fa(&mut self, o: Bitboard<W>) { self.0 = self.0 $op o.0; }
         }
     )*};
 }
 bitops!(BitAnd bitand BitAndAssign bitand_assign &, BitOr bitor BitOrAssign bitor_assign |,
         BitXor bitxor BitXorAssign bitxor_assign ^);
 
-impl Not for Bitboard {
-    type Output = Bitboard;
+impl<W: Word> Not for Bitboard<W> {
+    type Output = Bitboard<W>;
     #[inline(always)]
-    fn not(self) -> Bitboard {
+    fn not(self) -> Bitboard<W> {
         Bitboard(!self.0)
     }
 }
 
-impl fmt::Debug for Bitboard {
+impl<W: Word> fmt::Debug for Bitboard<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Bitboard({:#x})", self.0)
+        write!(f, "Bitboard({:#x})", self.0.to_u128())
     }
 }
 
@@ -283,7 +301,7 @@ impl Board {
 
     /// Every square whose set is shifted by (dx, dy), dropping squares that leave the
     /// board; never wraps from one edge file onto the other.
-    pub fn shift(&self, bb: Bitboard, dx: i32, dy: i32) -> Bitboard {
+    pub fn shift<W: Word>(&self, bb: Bitboard<W>, dx: i32, dy: i32) -> Bitboard<W> {
         let mut keep = self.all;
         // Squares whose file + dx would leave the board are removed before shifting.
         for f in 0..self.files as i32 {
@@ -291,14 +309,14 @@ impl Board {
                 keep &= !self.file_masks[f as usize];
             }
         }
-        let src = bb & keep;
+        let src = bb & keep.narrow();
         let delta = dy * self.files as i32 + dx;
         let moved = if delta >= 0 {
-            Bitboard(src.0.checked_shl(delta as u32).unwrap_or(0))
+            Bitboard(src.0.checked_shl(delta as u32).unwrap_or(W::ZERO))
         } else {
-            Bitboard(src.0.checked_shr((-delta) as u32).unwrap_or(0))
+            Bitboard(src.0.checked_shr((-delta) as u32).unwrap_or(W::ZERO))
         };
-        moved & self.all
+        moved & self.all.narrow()
     }
 
     /// Squares a given number of ranks from `color`'s own edge (0 = own first rank).
@@ -339,7 +357,7 @@ impl Board {
     }
 
     /// Renders a set as a grid, rank 1 at the bottom (for debugging and `describe`).
-    pub fn render(&self, bb: Bitboard) -> String {
+    pub fn render<W: Word>(&self, bb: Bitboard<W>) -> String {
         let mut s = String::new();
         for r in (0..self.ranks as i32).rev() {
             for f in 0..self.files as i32 {
@@ -383,7 +401,7 @@ mod tests {
         assert!(b.shift(a_file, -1, 1).is_empty());
         assert_eq!(b.shift(b.rank_mask(9), 0, 1), Bitboard::EMPTY);
         assert_eq!(b.shift(b.rank_mask(0), 0, 9), b.rank_mask(9));
-        let e5 = b.parse_square("e5").unwrap().bb();
+        let e5: Bitboard = b.parse_square("e5").unwrap().bb();
         assert_eq!(b.shift(e5, 2, -1), b.parse_square("g4").unwrap().bb());
     }
 

@@ -5,4 +5,5 @@ pub mod geometry;
 pub mod input;
 pub mod moves;
 pub mod shard;
+pub mod word;
 pub mod zobrist;

@@ -29,7 +29,7 @@ pub mod explain;
 pub mod trace;
 pub mod weights;
 
-use crate::core::geometry::{Bitboard, Square, SQUARE_SLOTS};
+use crate::core::geometry::{Bitboard, Square, Word, SQUARE_SLOTS};
 use crate::core::moves::{Color, PieceType, MAX_PIECE_TYPES};
 use crate::position::Position;
 use crate::variant::Variant;
@@ -416,7 +416,7 @@ impl Eval {
     }
 
     /// Non-pawn, non-royal material of both sides, on the board and in hand.
-    fn phase_material(&self, pos: &Position) -> i32 {
+    fn phase_material<W: Word>(&self, pos: &Position<W>) -> i32 {
         let mut total = 0;
         for t in 0..self.values.len() {
             if self.pawn_mask >> t & 1 != 0 || self.royal_mask >> t & 1 != 0 {
@@ -433,7 +433,7 @@ impl Eval {
 
     /// How far the game is from its start toward the endgame: (phase, full phase); the
     /// middlegame weights count `phase / full`, the endgame ones the rest.
-    pub fn phase(&self, pos: &Position) -> (i32, i32) {
+    pub fn phase<W: Word>(&self, pos: &Position<W>) -> (i32, i32) {
         (
             self.phase_material(pos).min(self.start_phase),
             self.start_phase,
@@ -442,7 +442,7 @@ impl Eval {
 
     /// True when `c` has material other than pawns and royals (null move is unsafe
     /// without: zugzwang).
-    pub fn has_pieces(&self, pos: &Position, c: Color) -> bool {
+    pub fn has_pieces<W: Word>(&self, pos: &Position<W>, c: Color) -> bool {
         (0..self.values.len()).any(|t| {
             self.pawn_mask >> t & 1 == 0
                 && self.royal_mask >> t & 1 == 0
@@ -451,7 +451,7 @@ impl Eval {
     }
 
     /// True when either side has a piece in hand.
-    pub fn any_in_hand(&self, pos: &Position) -> bool {
+    pub fn any_in_hand<W: Word>(&self, pos: &Position<W>) -> bool {
         (0..self.values.len()).any(|t| {
             pos.hand(Color::White, t as PieceType) > 0 || pos.hand(Color::Black, t as PieceType) > 0
         })
@@ -464,7 +464,7 @@ impl Eval {
     }
 
     /// The score of the position for the side to move, in centipawns.
-    pub fn evaluate(&self, pos: &Position) -> i32 {
+    pub fn evaluate<W: Word>(&self, pos: &Position<W>) -> i32 {
         let mut s = Score {
             e: self,
             mg: [0; 2],
@@ -473,9 +473,9 @@ impl Eval {
             attackers: [0; 2],
         };
         if self.threats_on {
-            self.walk::<_, true>(pos, &mut s);
+            self.walk::<_, _, true>(pos, &mut s);
         } else {
-            self.walk::<_, false>(pos, &mut s);
+            self.walk::<_, _, false>(pos, &mut s);
         }
         let [scale, cap] = self.weights.royal_danger;
         for c in 0..2 {
@@ -496,7 +496,7 @@ impl Eval {
     /// threat terms (they need every piece's attacks).
     // A type indexes the position, the attack tables and several weight tables at once.
     #[allow(clippy::needless_range_loop)]
-    pub fn walk<S: Sink, const THREATS: bool>(&self, pos: &Position, sink: &mut S) {
+    pub fn walk<W: Word, S: Sink, const THREATS: bool>(&self, pos: &Position<W>, sink: &mut S) {
         let v = &**pos.variant();
         let occ = pos.occupied();
         let mut pawns = [Bitboard::EMPTY; 2];
@@ -511,15 +511,15 @@ impl Eval {
         let zones = [
             royal_sq[0]
                 .iter()
-                .fold(Bitboard::EMPTY, |z, s| z | self.zone[s.idx()]),
+                .fold(Bitboard::EMPTY, |z, s| z | self.zone[s.idx()].narrow()),
             royal_sq[1]
                 .iter()
-                .fold(Bitboard::EMPTY, |z, s| z | self.zone[s.idx()]),
+                .fold(Bitboard::EMPTY, |z, s| z | self.zone[s.idx()].narrow()),
         ];
         // Mobility counts only squares no enemy pawn-rule piece attacks: a piece that can
         // only go where a pawn takes it is not mobile there.
         let mut pawn_att = [Bitboard::EMPTY; 2];
-        let everywhere = v.board.all;
+        let everywhere = v.board.all.narrow::<W>();
         let mut m = self.pawn_mask;
         while m != 0 {
             let t = m.trailing_zeros() as PieceType;
@@ -571,7 +571,7 @@ impl Eval {
                     }
                     if is_pawn {
                         let s = sq.idx();
-                        if (self.front_span[ci][s] & pawns[1 - ci]).is_empty() {
+                        if (self.front_span[ci][s].narrow() & pawns[1 - ci]).is_empty() {
                             sink.passed(ci, sq);
                             if passer {
                                 self.passer_terms(pos, occ, ci, sq, &royal_sq, sink);
@@ -579,13 +579,13 @@ impl Eval {
                         }
                         if shape {
                             let mine = pawns[ci];
-                            if (self.file_ahead[ci][s] & mine).any() {
+                            if (self.file_ahead[ci][s].narrow() & mine).any() {
                                 sink.scalar(ci, weights::DOUBLED, 1);
                             }
-                            if (self.beside_files[s] & mine).is_empty() {
+                            if (self.beside_files[s].narrow() & mine).is_empty() {
                                 sink.scalar(ci, weights::ISOLATED, 1);
                             }
-                            if (self.support[ci][s] & mine).any() {
+                            if (self.support[ci][s].narrow() & mine).any() {
                                 sink.scalar(ci, weights::CONNECTED, 1);
                             }
                         }
@@ -633,13 +633,13 @@ impl Eval {
             }
             for &t in &self.colour_bound {
                 let bb = pos.pieces(t as PieceType, c);
-                if (bb & self.dark).any() && (bb & !self.dark).any() {
+                if (bb & self.dark.narrow()).any() && (bb & !self.dark.narrow()).any() {
                     sink.scalar(ci, weights::PAIR, 1);
                 }
             }
             for &t in &self.file_riders {
                 for sq in pos.pieces(t as PieceType, c).iter() {
-                    let file = self.file[sq.idx()];
+                    let file = self.file[sq.idx()].narrow();
                     if (file & pawns[ci]).is_empty() {
                         let term = if (file & pawns[1 - ci]).is_empty() {
                             weights::OPEN_FILE
@@ -651,7 +651,9 @@ impl Eval {
                 }
             }
             for k in royal_sq[ci].iter() {
-                let cover = (self.shield[ci][k.idx()] & pawns[ci]).count().min(3) as i32;
+                let cover = (self.shield[ci][k.idx()].narrow() & pawns[ci])
+                    .count()
+                    .min(3) as i32;
                 sink.scalar(ci, weights::SHELTER, cover);
             }
         }
@@ -686,13 +688,13 @@ impl Eval {
     // moves are the attacker's mirrored rank-wise, so a piece of the royal's colour there
     // reaches what attacks it exactly for pieces that move as they capture and move the
     // same to the left as to the right (most), roughly for the others.
-    fn safe_checks<S: Sink>(
+    fn safe_checks<W: Word, S: Sink>(
         &self,
-        pos: &Position,
+        pos: &Position<W>,
         types: u32,
-        royal_sq: &[Bitboard; 2],
-        reach_type: &[[Bitboard; MAX_PIECE_TYPES]; 2],
-        reach_all: &[Bitboard; 2],
+        royal_sq: &[Bitboard<W>; 2],
+        reach_type: &[[Bitboard<W>; MAX_PIECE_TYPES]; 2],
+        reach_all: &[Bitboard<W>; 2],
         sink: &mut S,
     ) {
         let v = &**pos.variant();
@@ -724,24 +726,24 @@ impl Eval {
     /// own one stands on, plus those of them up to two ranks behind an own pawn-rule
     /// piece that no enemy piece attacks, times the square of its piece count less three,
     /// over 64 (a weight of 2 is Stockfish's scale).
-    fn space(
+    fn space<W: Word>(
         &self,
-        pos: &Position,
+        pos: &Position<W>,
         ci: usize,
-        pawns: &[Bitboard; 2],
-        pawn_att: &[Bitboard; 2],
-        reach_all: &[Bitboard; 2],
+        pawns: &[Bitboard<W>; 2],
+        pawn_att: &[Bitboard<W>; 2],
+        reach_all: &[Bitboard<W>; 2],
     ) -> i32 {
-        let safe = self.space_area[ci] & !pawns[ci] & !pawn_att[1 - ci];
+        let safe = self.space_area[ci].narrow() & !pawns[ci] & !pawn_att[1 - ci];
         if safe.is_empty() {
             return 0;
         }
         let bd = &pos.variant().board;
-        let back = |b: Bitboard| {
+        let back = |b: Bitboard<W>| {
             if ci == 0 {
-                Bitboard(b.0 >> bd.files)
+                Bitboard(b.0 >> bd.files as u32)
             } else {
-                Bitboard(b.0 << bd.files) & bd.all
+                Bitboard(b.0 << bd.files as u32) & bd.all.narrow()
             }
         };
         let one = back(pawns[ci]);
@@ -755,31 +757,32 @@ impl Eval {
     /// Whether `sq` is an outpost for side `ci`: in the enemy half, guarded by an own
     /// pawn-rule piece, and out of reach of every enemy one, now and as they advance.
     #[inline]
-    fn outpost(
+    fn outpost<W: Word>(
         &self,
         ci: usize,
         sq: Square,
-        pawns: &[Bitboard; 2],
-        pawn_att: &[Bitboard; 2],
+        pawns: &[Bitboard<W>; 2],
+        pawn_att: &[Bitboard<W>; 2],
     ) -> bool {
         let s = sq.idx();
         self.enemy_half[ci].has(sq)
             && pawn_att[ci].has(sq)
-            && (self.front_span[ci][s] & self.beside_files[s] & pawns[1 - ci]).is_empty()
+            && (self.front_span[ci][s].narrow() & self.beside_files[s].narrow() & pawns[1 - ci])
+                .is_empty()
     }
 
     /// A passed pawn-rule piece of side `ci` on `sq`: whether the square ahead is taken,
     /// and how near each side's royal stands to it, weighed by how far the passer has come.
-    fn passer_terms<S: Sink>(
+    fn passer_terms<W: Word, S: Sink>(
         &self,
-        pos: &Position,
-        occ: Bitboard,
+        pos: &Position<W>,
+        occ: Bitboard<W>,
         ci: usize,
         sq: Square,
-        royal_sq: &[Bitboard; 2],
+        royal_sq: &[Bitboard<W>; 2],
         sink: &mut S,
     ) {
-        let ahead = self.file_ahead[ci][sq.idx()];
+        let ahead = self.file_ahead[ci][sq.idx()].narrow::<W>();
         if ahead.is_empty() {
             return;
         }
@@ -806,10 +809,10 @@ impl Eval {
     /// Pieces attacked by a cheaper enemy piece (royals do not count as cheap
     /// attackers: they cannot take a defended piece), and pieces attacked and not
     /// defended.
-    fn threats<S: Sink>(
+    fn threats<W: Word, S: Sink>(
         &self,
-        pos: &Position,
-        att: &[[Bitboard; MAX_PIECE_TYPES]; 2],
+        pos: &Position<W>,
+        att: &[[Bitboard<W>; MAX_PIECE_TYPES]; 2],
         sink: &mut S,
     ) {
         let n = self.values.len();
@@ -886,7 +889,7 @@ fn rides_files(v: &Variant, t: usize) -> bool {
         return false;
     };
     let reach = v.attacks[0][t]
-        .targets(&v.rays, from, Bitboard::EMPTY)
+        .targets(&v.rays, from, Bitboard::<u128>::EMPTY)
         .quiet;
     (bd.file_mask(f) & !from.bb()).iter().all(|s| reach.has(s))
 }
@@ -1028,7 +1031,7 @@ mod tests {
         ] {
             let p = Position::from_fen(&v, fen).unwrap();
             let mut s = WeakSquares([0; 2]);
-            e.walk::<_, false>(&p, &mut s);
+            e.walk::<_, _, false>(&p, &mut s);
             assert_eq!(s.0, [0, black_weak], "{fen}");
         }
     }

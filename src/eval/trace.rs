@@ -107,7 +107,7 @@ impl<'a> Tracer<'a> {
     /// The features of `pos`.
     pub fn trace(&mut self, pos: &Position) -> Trace {
         let r = &mut self.rec;
-        r.e.walk::<_, true>(pos, r);
+        r.e.walk::<_, _, true>(pos, r);
         let mut features = Vec::with_capacity(r.touched.len());
         r.touched.sort_unstable();
         for &f in &r.touched {

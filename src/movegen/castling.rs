@@ -7,22 +7,22 @@
 //! occupy-capture strategy "attacked" means "could be occupy-captured", the side must
 //! not be in check, and the landing is left to that strategy's final filter.
 
-use crate::core::geometry::{Bitboard, Square};
+use crate::core::geometry::{Bitboard, Square, Word};
 use crate::core::moves::{Color, Move, MoveKind, MoveList, Piece};
 use crate::position::Position;
 use crate::rules::en_passant::between;
 
 /// One castling the rules allow on this board, before the safety tests.
-struct Candidate {
+struct Candidate<W: Word> {
     king_from: Square,
     king_to: Square,
     /// Squares that must be empty.
-    empty: Bitboard,
+    empty: Bitboard<W>,
     /// Squares the king crosses that must not be attacked.
-    crossed: Bitboard,
+    crossed: Bitboard<W>,
 }
 
-impl Position {
+impl<W: Word> Position<W> {
     /// Every castling of the side to move; the caller has made sure it is not in check
     /// (the occupy-capture strategy tests that here). With `verify` each castling's
     /// landing is tested here; otherwise the caller's filter does it.
@@ -65,7 +65,11 @@ impl Position {
     /// between are empty (the caller tests zone castlings for it), into `out`; returns
     /// how many.
     /// `landing_later`: the king's landing square is tested elsewhere.
-    fn castling_candidates(&self, out: &mut [Option<Candidate>; 4], landing_later: bool) -> usize {
+    fn castling_candidates(
+        &self,
+        out: &mut [Option<Candidate<W>>; 4],
+        landing_later: bool,
+    ) -> usize {
         let v = &*self.v;
         let us = self.side;
         let mut n = 0;
@@ -77,17 +81,17 @@ impl Position {
                 }
                 let r = &cs.rules[i];
                 // Mostly something still stands between: no candidate to build.
-                if (r.must_be_empty & self.occupied()).any() {
+                if (r.must_be_empty.narrow() & self.occupied()).any() {
                     continue;
                 }
-                let mut crossed = r.king_path & !r.king_from.bb();
+                let mut crossed = r.king_path.narrow::<W>() & !r.king_from.bb();
                 if landing_later {
                     crossed &= !r.king_to.bb();
                 }
                 out[n] = Some(Candidate {
                     king_from: r.king_from,
                     king_to: r.king_to,
-                    empty: r.must_be_empty,
+                    empty: r.must_be_empty.narrow(),
                     crossed,
                 });
                 n += 1;
@@ -107,7 +111,7 @@ impl Position {
             }
             let rank = bd.rank_of(k);
             for side in &zc.sides {
-                let r = rights & side.rook_zone[us.idx()] & bd.rank_mask(rank);
+                let r = rights & (side.rook_zone[us.idx()] & bd.rank_mask(rank)).narrow();
                 if r.is_empty() || n == out.len() {
                     continue;
                 }
@@ -122,8 +126,8 @@ impl Position {
                 out[n] = Some(Candidate {
                     king_from: k,
                     king_to: kt,
-                    empty: between(bd, k, r) | landing,
-                    crossed: between(bd, k, kt),
+                    empty: between(bd, k, r).narrow() | landing,
+                    crossed: between(bd, k, kt).narrow(),
                 });
                 n += 1;
             }

@@ -1,12 +1,12 @@
 //! Attack tests: who attacks a square on a given occupancy (with facing royals as
 //! attackers, the legality view), and whether a side is in check.
 
-use crate::core::geometry::{Bitboard, Square};
+use crate::core::geometry::{Bitboard, Square, Word};
 use crate::core::moves::{Color, Move, MoveKind};
 use crate::movement::attacks::{AttackerMap, BentGroup, HopGroup, RayGroup};
 use crate::position::Position;
 
-impl Position {
+impl<W: Word> Position<W> {
     /// The pieces in `them` (of colour `by`) that attack `sq` on occupancy `occ`.
     ///
     /// Where the variant forbids royals to face each other, an enemy royal that would
@@ -14,21 +14,27 @@ impl Position {
     /// facing is as illegal as a move into check), not a list of possible captures.
     /// `occ` and `them` may describe a board after a hypothetical move, as long as every
     /// square of `them` still holds the piece the mailbox says.
-    pub fn attackers_to(&self, sq: Square, occ: Bitboard, them: Bitboard, by: Color) -> Bitboard {
+    pub fn attackers_to(
+        &self,
+        sq: Square,
+        occ: Bitboard<W>,
+        them: Bitboard<W>,
+        by: Color,
+    ) -> Bitboard<W> {
         self.scan_attackers::<false>(sq, occ, them, by)
     }
 
     /// The pieces in `them` (of colour `by`) that attack `sq` by a leap: the
     /// attackers of a variant whose other attacks all run along rays, but for those.
     #[inline(always)]
-    pub(super) fn leap_attackers(&self, sq: Square, them: Bitboard, by: Color) -> Bitboard {
+    pub(super) fn leap_attackers(&self, sq: Square, them: Bitboard<W>, by: Color) -> Bitboard<W> {
         let v = &*self.v;
         let map = &v.attackers[by.idx()];
         let n = map.leap_types.len();
         let row = &map.leap_rev[sq.idx() * n..(sq.idx() + 1) * n];
         let mut att = Bitboard::EMPTY;
         for (&t, &from) in map.leap_types.iter().zip(row) {
-            att |= from & self.by_type[t as usize];
+            att |= from.narrow() & self.by_type[t as usize];
         }
         att & them
     }
@@ -36,7 +42,7 @@ impl Position {
     /// True when `by`'s pieces in `them` attack `sq` on occupancy `occ` (the view of
     /// [`Position::attackers_to`]); stops at the first attacker found.
     #[inline]
-    pub fn is_attacked(&self, sq: Square, occ: Bitboard, them: Bitboard, by: Color) -> bool {
+    pub fn is_attacked(&self, sq: Square, occ: Bitboard<W>, them: Bitboard<W>, by: Color) -> bool {
         self.scan_attackers::<true>(sq, occ, them, by).any()
     }
 
@@ -46,10 +52,10 @@ impl Position {
     fn scan_attackers<const FIRST: bool>(
         &self,
         sq: Square,
-        occ: Bitboard,
-        them: Bitboard,
+        occ: Bitboard<W>,
+        them: Bitboard<W>,
         by: Color,
-    ) -> Bitboard {
+    ) -> Bitboard<W> {
         let v = &*self.v;
         let map = &v.attackers[by.idx()];
         // Types confined to a region cannot capture outside it.
@@ -62,7 +68,7 @@ impl Position {
         let riders = self.typed(map.ray_types) & them;
         if riders.any() {
             for g in &map.rays {
-                if (v.rays.get(g.ray).mask[sq.idx()] & riders).is_empty() {
+                if (v.rays.get(g.ray).at(sq) & riders).is_empty() {
                     continue;
                 }
                 if let Some(b) = self.ray_attacker(g, sq, occ, them, reach) {
@@ -81,7 +87,7 @@ impl Position {
         };
         for g in &map.facing {
             let ray = v.rays.get(g.ray);
-            if (ray.mask[sq.idx()] & facing).is_empty() {
+            if (ray.at(sq) & facing).is_empty() {
                 continue;
             }
             if let Some(b) = ray.first_blocker(sq, occ) {
@@ -93,7 +99,7 @@ impl Position {
         let hoppers = self.typed(map.hop_types) & them;
         if hoppers.any() {
             for g in &map.hops {
-                if (v.rays.get(g.full).mask[sq.idx()] & hoppers).is_empty() {
+                if (v.rays.get(g.full).at(sq) & hoppers).is_empty() {
                     continue;
                 }
                 if let Some(h) = self.hop_attacker(g, sq, occ, them, reach) {
@@ -103,7 +109,7 @@ impl Position {
         }
         for g in self.bents_near(map, sq, them) {
             if reach >> g.ptype & 1 == 0
-                || (g.origins[sq.idx()] & them & self.by_type[g.ptype as usize]).is_empty()
+                || (g.origins[sq.idx()].narrow() & them & self.by_type[g.ptype as usize]).is_empty()
             {
                 continue;
             }
@@ -136,8 +142,8 @@ impl Position {
         &self,
         g: &RayGroup,
         sq: Square,
-        occ: Bitboard,
-        them: Bitboard,
+        occ: Bitboard<W>,
+        them: Bitboard<W>,
         reach: u32,
     ) -> Option<Square> {
         let b = self.v.rays.get(g.ray).first_blocker(sq, occ)?;
@@ -152,15 +158,15 @@ impl Position {
         &self,
         g: &HopGroup,
         sq: Square,
-        occ: Bitboard,
-        them: Bitboard,
+        occ: Bitboard<W>,
+        them: Bitboard<W>,
         reach: u32,
     ) -> Option<Square> {
         let full = self.v.rays.get(g.full);
         let screen = full.first_blocker(sq, occ)?;
         let h = full.first_blocker(screen, occ)?;
         (them.has(h)
-            && self.v.rays.get(g.ray).mask[sq.idx()].has(h)
+            && self.v.rays.get(g.ray).at::<W>(sq).has(h)
             && (g.types & reach) >> self.board[h.idx()].kind() & 1 != 0)
             .then_some(h)
     }
@@ -172,10 +178,10 @@ impl Position {
         &self,
         map: &'a AttackerMap,
         sq: Square,
-        them: Bitboard,
+        them: Bitboard<W>,
     ) -> &'a [BentGroup] {
         if map.bents.is_empty()
-            || (self.typed(map.bent_types) & them & map.bent_origins[sq.idx()]).is_empty()
+            || (self.typed(map.bent_types) & them & map.bent_origins[sq.idx()].narrow()).is_empty()
         {
             &[]
         } else {
@@ -185,7 +191,7 @@ impl Position {
 
     /// The squares of every piece, of either colour, of the types in `types` (bit mask).
     #[inline(always)]
-    pub(super) fn typed(&self, mut types: u32) -> Bitboard {
+    pub(super) fn typed(&self, mut types: u32) -> Bitboard<W> {
         let mut bb = Bitboard::EMPTY;
         while types != 0 {
             bb |= self.by_type[types.trailing_zeros() as usize];
@@ -199,10 +205,10 @@ impl Position {
     pub(super) fn attacked_along(
         &self,
         sq: Square,
-        occ: Bitboard,
-        them: Bitboard,
+        occ: Bitboard<W>,
+        them: Bitboard<W>,
         by: Color,
-        touched: Bitboard,
+        touched: Bitboard<W>,
     ) -> bool {
         let v = &*self.v;
         let map = &v.attackers[by.idx()];
@@ -228,7 +234,7 @@ impl Position {
                 } else {
                     (&map.facing[i - nr], !0)
                 };
-                let mask = v.rays.get(g.ray).mask[sq.idx()];
+                let mask = v.rays.get(g.ray).at(sq);
                 if (mask & touched).is_empty() || (i < nr && (mask & riders).is_empty()) {
                     continue;
                 }
@@ -237,7 +243,7 @@ impl Position {
                 }
             } else {
                 let g = &map.hops[i - nr - nf];
-                let mask = v.rays.get(g.full).mask[sq.idx()];
+                let mask = v.rays.get(g.full).at(sq);
                 if (mask & touched).is_empty() || (mask & hoppers).is_empty() {
                     continue;
                 }
@@ -251,7 +257,7 @@ impl Position {
 
     /// The royal pieces in `them` that would face a royal standing on `sq`
     /// (same line, nothing between) where the variant forbids facing.
-    pub fn facing_royals(&self, sq: Square, occ: Bitboard, them: Bitboard) -> Bitboard {
+    pub fn facing_royals(&self, sq: Square, occ: Bitboard<W>, them: Bitboard<W>) -> Bitboard<W> {
         let v = &*self.v;
         let mut out = Bitboard::EMPTY;
         for g in &v.attackers[0].facing {

@@ -1,17 +1,17 @@
 //! Drop generation (rule: `rules/drops.rs`).
 
-use crate::core::geometry::Bitboard;
+use crate::core::geometry::{Bitboard, Word};
 use crate::core::moves::{Move, MoveList, PieceType};
 use crate::position::Position;
 
-impl Position {
+impl<W: Word> Position<W> {
     /// Drops from the hand onto empty squares of `allowed` (near a listed piece when the
     /// variant says so); with `verify` each is tested for king safety. With `count` the
     /// drops that need no test are counted, not listed (returns how many).
     pub(super) fn gen_drops(
         &self,
         list: &mut MoveList,
-        allowed: Bitboard,
+        allowed: Bitboard<W>,
         verify: bool,
         count: bool,
     ) -> usize {
@@ -25,7 +25,7 @@ impl Position {
             return 0;
         }
         let mut zone = if d.near_types == 0 {
-            v.board.all
+            v.board.all.narrow()
         } else {
             let mut z = Bitboard::EMPTY;
             let mut m = d.near_types;
@@ -33,7 +33,7 @@ impl Position {
                 let t = m.trailing_zeros();
                 m &= m - 1;
                 for s in self.pieces(t as PieceType, us) {
-                    z |= d.near[s.idx()];
+                    z |= d.near[s.idx()].narrow();
                 }
             }
             z

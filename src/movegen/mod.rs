@@ -18,7 +18,7 @@ pub mod stacking;
 pub mod switch;
 pub mod verify;
 
-use crate::core::geometry::{Bitboard, Square};
+use crate::core::geometry::{Bitboard, Square, Word};
 use crate::core::moves::{Move, MoveKind, MoveList, PieceType};
 use crate::position::Position;
 use crate::variant::Legality;
@@ -26,20 +26,20 @@ use crate::variant::Legality;
 /// Pieces pinned to the king and the ray each is pinned along. The line a pinned piece
 /// may still move along is recomputed when asked (rarely: most nodes have no pin), so
 /// that every node's pin record stays small enough to build and return cheaply.
-struct Pins {
-    bb: Bitboard,
+struct Pins<W: Word> {
+    bb: Bitboard<W>,
     sq: [Square; 32],
     ray: [crate::movement::attacks::RayId; 32],
     n: usize,
     /// The royal square the rays start from.
     ksq: Square,
     /// The occupancy the pins were read on.
-    occ: Bitboard,
+    occ: Bitboard<W>,
 }
 
-impl Pins {
+impl<W: Word> Pins<W> {
     /// No pins.
-    fn none() -> Pins {
+    fn none() -> Pins<W> {
         Pins {
             bb: Bitboard::EMPTY,
             sq: [Square(0); 32],
@@ -53,8 +53,8 @@ impl Pins {
     /// The squares the pinned piece on `s` may move to: its pin rays from the royal
     /// square out to the pinner, the pinner included.
     #[inline(always)]
-    fn line(&self, rays: &crate::movement::attacks::Rays, s: Square) -> Bitboard {
-        let mut l = Bitboard(!0);
+    fn line(&self, rays: &crate::movement::attacks::Rays, s: Square) -> Bitboard<W> {
+        let mut l = Bitboard::FULL;
         for i in 0..self.n {
             if self.sq[i] == s {
                 l &= rays.get(self.ray[i]).attacks(self.ksq, self.occ ^ s.bb());
@@ -64,7 +64,7 @@ impl Pins {
     }
 }
 
-impl Position {
+impl<W: Word> Position<W> {
     /// Every legal move of the side to move, by the variant's legality strategy.
     pub fn legal_moves(&self, list: &mut MoveList) {
         let v = &*self.v;
@@ -173,11 +173,11 @@ impl Position {
 
 /// The squares where a piece of type `t` of colour `us` promotes (none without a rule).
 #[inline]
-fn promotion_zone(v: &crate::variant::Variant, t: usize, us: usize) -> Bitboard {
+fn promotion_zone<W: Word>(v: &crate::variant::Variant, t: usize, us: usize) -> Bitboard<W> {
     v.pieces[t]
         .promotion
         .as_ref()
-        .map_or(Bitboard::EMPTY, |pr| pr.zone[us])
+        .map_or(Bitboard::EMPTY, |pr| pr.zone[us].narrow())
 }
 
 /// Pushes `base` once per type in the mask `types`, that type in its promotion field.

@@ -14,18 +14,18 @@
 //! occupy-captured next move", and [`Position::occupy_attacked`] answers it with
 //! bitboards only (reverse reach of paths and flights), fast enough for search.
 
-use crate::core::geometry::{Bitboard, Square};
+use crate::core::geometry::{Bitboard, Square, Word};
 use crate::core::moves::{Color, Move, MoveKind, MoveList, PieceType, MAX_KILLS, MAX_MOVES};
 use crate::position::Position;
 use crate::rules::occupy::OccupyRules;
 use crate::rules::path::PathDef;
 
 /// Fixed inputs of one path walk.
-struct Walk<'a> {
+struct Walk<'a, W: Word> {
     path: &'a PathDef,
     color: usize,
     /// The mover's own pieces, its start square excluded (it is empty once left).
-    blockers: Bitboard,
+    blockers: Bitboard<W>,
     /// Entered squares must be outside the enemy's shot ranges (flight follow-up).
     avoid: bool,
     /// The move's start square.
@@ -36,13 +36,13 @@ struct Walk<'a> {
 
 /// Collected outcomes of one piece: kill-free destinations as a set, kill moves in the
 /// list (deduplicated at the end).
-struct Out<'l> {
+struct Out<'l, W: Word> {
     list: &'l mut MoveList,
     start: usize,
-    plain: Bitboard,
+    plain: Bitboard<W>,
 }
 
-impl Out<'_> {
+impl<W: Word> Out<'_, W> {
     /// Sorts and deduplicates this piece's kill moves.
     fn compact(&mut self) {
         let all = self.list.as_mut_slice();
@@ -59,10 +59,10 @@ impl Out<'_> {
     }
 }
 
-impl Position {
+impl<W: Word> Position<W> {
     /// The squares the shooters of `c` on `pieces` would hit.
     #[inline]
-    pub(super) fn shield(&self, x: &OccupyRules, pieces: Bitboard) -> Bitboard {
+    pub(super) fn shield(&self, x: &OccupyRules, pieces: Bitboard<W>) -> Bitboard<W> {
         let mut s = Bitboard::EMPTY;
         let mut m = x.shooter_mask;
         while m != 0 {
@@ -70,7 +70,7 @@ impl Position {
             m &= m - 1;
             if let Some(sd) = &x.shots[t] {
                 for sq in self.by_type[t] & pieces {
-                    s |= sd.range[sq.idx()];
+                    s |= sd.range[sq.idx()].narrow();
                 }
             }
         }
@@ -78,7 +78,14 @@ impl Position {
     }
 
     /// Pushes a kill move, with the promotion choices its end square offers.
-    fn push_kill(&self, out: &mut Out, t: PieceType, from: Square, to: Square, kills: &[Square]) {
+    fn push_kill(
+        &self,
+        out: &mut Out<W>,
+        t: PieceType,
+        from: Square,
+        to: Square,
+        kills: &[Square],
+    ) {
         if out.list.len() + 8 > MAX_MOVES {
             // Many sequences share an identity: squeeze the duplicates out before the
             // list fills up.
@@ -130,13 +137,13 @@ impl Position {
                     plain: moves,
                 };
                 if let Some(s) = &x.shots[t] {
-                    let targets = s.range[from.idx()] & prey;
+                    let targets = s.range[from.idx()].narrow() & prey;
                     for k in targets {
                         self.push_kill(&mut out, pt, from, from, &[k]);
                     }
                     if s.with_move {
                         for d in moves {
-                            for k in s.range[d.idx()] & prey & !d.bb() {
+                            for k in s.range[d.idx()].narrow() & prey & !d.bb() {
                                 self.push_kill(&mut out, pt, from, d, &[k]);
                             }
                         }
@@ -214,14 +221,14 @@ impl Position {
     fn walk(
         &self,
         x: &OccupyRules,
-        w: &Walk,
-        out: &mut Out,
+        w: &Walk<W>,
+        out: &mut Out<W>,
         cur: Square,
         left: u8,
         kills: [Square; MAX_KILLS],
         nk: usize,
-        alive: Bitboard,
-        shield: Bitboard,
+        alive: Bitboard<W>,
+        shield: Bitboard<W>,
     ) {
         let mut free = !w.blockers;
         if w.avoid {
@@ -232,7 +239,7 @@ impl Position {
         // corners are walked once, not once per route).
         let passed = match left {
             0 | 1 => Bitboard::EMPTY,
-            l => w.path.within[w.color][l as usize - 2][cur.idx()],
+            l => w.path.within[w.color][l as usize - 2][cur.idx()].narrow(),
         };
         if (passed & alive & !self.royals(self.side.flip())).is_empty() {
             let mut ends = cur.bb();
@@ -248,7 +255,7 @@ impl Position {
             }
             return;
         }
-        let next = w.path.one[w.color][cur.idx()] & free;
+        let next = w.path.one[w.color][cur.idx()].narrow() & free;
         for n in next {
             if left == 1 {
                 self.end_walk(w, out, n, &kills[..nk]);
@@ -272,7 +279,7 @@ impl Position {
     /// Records a path ending on `n` with `kills` made on the way: an enemy still on `n`
     /// is occupy-captured; a kill on `n` earlier in the path is not written (it equals
     /// the end square).
-    fn end_walk(&self, w: &Walk, out: &mut Out, n: Square, kills: &[Square]) {
+    fn end_walk(&self, w: &Walk<W>, out: &mut Out<W>, n: Square, kills: &[Square]) {
         let mut ks = [Square(0); MAX_KILLS];
         let mut m = 0;
         for &k in kills {
@@ -297,9 +304,9 @@ impl Position {
         f: &crate::rules::flight::FlightDef,
         pt: PieceType,
         from: Square,
-        out: &mut Out,
-        prey: Bitboard,
-        their_shield: Bitboard,
+        out: &mut Out<W>,
+        prey: Bitboard<W>,
+        their_shield: Bitboard<W>,
     ) {
         let v = &*self.v;
         let us = self.side;
@@ -312,7 +319,7 @@ impl Position {
         };
         let occ_wo = occ ^ from.bb();
         let blocked = occ_wo | shield;
-        let land = v.board.all & !occ & !shield;
+        let land = v.board.all.narrow() & !occ & !shield;
         let fa = &f.follow[us.idx()];
         // Landing squares with no enemy to kill within a borrowed path's reach: their
         // paths end without kills, so all of them are one flood (as in `walk`).
@@ -341,7 +348,7 @@ impl Position {
             out.plain |= (tg.quiet & !blocked) | (tg.capture & theirs & !shield);
             for &st in &f.shots {
                 if let Some(sd) = &x.shots[st as usize] {
-                    for k in sd.range[s.idx()] & prey {
+                    for k in sd.range[s.idx()].narrow() & prey {
                         self.push_kill(out, pt, from, s, &[k]);
                     }
                 }
@@ -377,7 +384,7 @@ impl Position {
 
     /// True when, after `m`, no royal piece of the mover could be occupy-captured;
     /// `our_shield` is the mover's shot range before the move (kept when no shooter moves).
-    fn ext_safe(&self, x: &OccupyRules, m: Move, our_shield: Bitboard) -> bool {
+    fn ext_safe(&self, x: &OccupyRules, m: Move, our_shield: Bitboard<W>) -> bool {
         let v = &*self.v;
         let us = self.side;
         let them = us.flip();
@@ -453,7 +460,7 @@ impl Position {
                 }
             }
             for s in bb {
-                shield |= sd.range[s.idx()];
+                shield |= sd.range[s.idx()].narrow();
             }
         }
         royals
@@ -468,10 +475,10 @@ impl Position {
         &self,
         x: &OccupyRules,
         sq: Square,
-        occ: Bitboard,
-        attackers: Bitboard,
+        occ: Bitboard<W>,
+        attackers: Bitboard<W>,
         by: Color,
-        shield: Bitboard,
+        shield: Bitboard<W>,
     ) -> bool {
         if self.is_attacked(sq, occ, attackers, by) {
             return true;
@@ -487,7 +494,7 @@ impl Position {
             // Shoot a piece out of the way, then capture by moving.
             let prey = occ & !attackers & !sq.bb();
             for s in self.by_type[t] & attackers {
-                for k in sd.range[s.idx()] & prey {
+                for k in sd.range[s.idx()].narrow() & prey {
                     if pa.targets(&v.rays, s, occ ^ k.bb()).capture.has(sq) {
                         return true;
                     }
@@ -499,7 +506,7 @@ impl Position {
             let t = pm.trailing_zeros() as usize;
             pm &= pm - 1;
             let Some(p) = &x.paths[t] else { continue };
-            for n in self.by_type[t] & attackers & p.near[c][sq.idx()] {
+            for n in self.by_type[t] & attackers & p.near[c][sq.idx()].narrow() {
                 // Own pieces block; enemies are killed in passing and do not.
                 let blk = attackers ^ n.bb();
                 let mut reach = n.bb();
@@ -524,12 +531,12 @@ impl Position {
             if sh.has(sq) {
                 continue;
             }
-            let land = v.board.all & !occ & !sh;
+            let land = v.board.all.narrow() & !occ & !sh;
             for q in self.by_type[t] & attackers {
                 let occ_q = occ ^ q.bb();
                 let blk = attackers ^ q.bb();
                 let fa = &f.follow[c];
-                if (fa.leap_capture_rev[sq.idx()] & land).any() {
+                if (fa.leap_capture_rev[sq.idx()].narrow() & land).any() {
                     return true;
                 }
                 let o = occ_q | sh;

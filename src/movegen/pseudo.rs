@@ -2,11 +2,11 @@
 //! `rules/promotion.rs`) and double-step marking.
 
 use super::Pins;
-use crate::core::geometry::{Bitboard, Square};
+use crate::core::geometry::{Bitboard, Square, Word};
 use crate::core::moves::{Color, Move, MoveKind, MoveList, PieceType};
 use crate::position::Position;
 
-impl Position {
+impl<W: Word> Position<W> {
     /// Pseudo-legal moves of every piece; castling (only when not `checked`) is only
     /// checked for empty and unattacked squares.
     pub(super) fn gen_pseudo(&self, list: &mut MoveList, checked: bool) {
@@ -35,7 +35,7 @@ impl Position {
             }
         }
         if let Some(st) = &v.stacking {
-            self.gen_stacks(list, st, Bitboard(!0), &Pins::none());
+            self.gen_stacks(list, st, Bitboard::FULL, &Pins::none());
         }
         self.gen_en_passant(list, false);
         if !checked {
@@ -46,14 +46,14 @@ impl Position {
     /// Adds the moves of a piece of type `t` from `from` to each square of `dest`,
     /// with promotion choices and double-step marking.
     #[inline]
-    pub(crate) fn emit(&self, list: &mut MoveList, t: PieceType, from: Square, dest: Bitboard) {
+    pub(crate) fn emit(&self, list: &mut MoveList, t: PieceType, from: Square, dest: Bitboard<W>) {
         let v = &*self.v;
         let def = &v.pieces[t as usize];
         let us = self.side.idx();
         let promotes = def
             .promotion
             .as_ref()
-            .is_some_and(|pr| (pr.zone[us] & dest).any());
+            .is_some_and(|pr| (pr.zone[us].narrow() & dest).any());
         if !promotes && !def.pawn && def.becomes.is_none() {
             for to in dest {
                 list.push(Move::new(from, to, MoveKind::Normal));

@@ -2,15 +2,15 @@
 //! around the single royal piece (every capture is a leap or a straight ride).
 
 use super::{promotion_zone, Pins};
-use crate::core::geometry::{Bitboard, Square};
+use crate::core::geometry::{Bitboard, Square, Word};
 use crate::core::moves::{MoveList, PieceType};
 use crate::movement::attacks::PieceAttacks;
 use crate::position::Position;
 
-impl Position {
+impl<W: Word> Position<W> {
     /// The checkers of the royal piece on `ksq`, the pinned pieces with their lines, and
     /// the squares a non-royal move must reach to answer the check (all when none).
-    fn ray_checks(&self, ksq: Square) -> (Bitboard, Pins, Bitboard) {
+    fn ray_checks(&self, ksq: Square) -> (Bitboard<W>, Pins<W>, Bitboard<W>) {
         let v = &*self.v;
         let us = self.side;
         let them = us.flip();
@@ -20,22 +20,22 @@ impl Position {
         // looked up here, the rays walked once below for checks and pins together.
         let mut checkers = self.leap_attackers(ksq, theirs, them);
         let mut ray_checkers = Bitboard::EMPTY;
-        let mut ray_evasion = Bitboard(!0);
+        let mut ray_evasion = Bitboard::FULL;
         let mut pins = Pins {
             ksq,
             occ,
             ..Pins::none()
         };
-        let mut evasion = Bitboard(!0);
+        let mut evasion = Bitboard::FULL;
         let map = &v.attackers[them.idx()];
         let reach = map.reach[ksq.idx()];
         // A ray with no enemy rider on it neither checks nor pins (most of them).
         let riders = self.typed(map.ray_types) & theirs;
         let limited = map.rays.iter().map(|g| (g, reach, riders));
-        let facing = map.facing.iter().map(|g| (g, !0u32, Bitboard(!0)));
+        let facing = map.facing.iter().map(|g| (g, !0u32, Bitboard::FULL));
         for (g, reach, wanted) in limited.chain(facing) {
             let ray = v.rays.get(g.ray);
-            let mask = ray.mask[ksq.idx()];
+            let mask = ray.at(ksq);
             if (mask & wanted).is_empty() {
                 continue;
             }
@@ -85,7 +85,10 @@ impl Position {
                 // two- and three-square jumps) cannot be blocked, only captured.
                 let c = checkers.lsb();
                 let ct = self.board[c.idx()].kind() as usize;
-                if v.attacks[them.idx()][ct].leap_capture_rev[ksq.idx()].has(c) {
+                if v.attacks[them.idx()][ct].leap_capture_rev[ksq.idx()]
+                    .narrow::<W>()
+                    .has(c)
+                {
                     evasion = checkers;
                 }
             }
@@ -100,11 +103,11 @@ impl Position {
         &self,
         pa: &PieceAttacks,
         from: Square,
-        occ: Bitboard,
-        theirs: Bitboard,
-        evasion: Bitboard,
-        pins: &Pins,
-    ) -> Bitboard {
+        occ: Bitboard<W>,
+        theirs: Bitboard<W>,
+        evasion: Bitboard<W>,
+        pins: &Pins<W>,
+    ) -> Bitboard<W> {
         let tg = pa.targets(&self.v.rays, from, occ);
         let mut dest = (tg.quiet | (tg.capture & theirs)) & evasion;
         if pins.bb.has(from) {
@@ -134,7 +137,7 @@ impl Position {
             let wanted = if tactical {
                 theirs | promotion_zone(v, t, us.idx())
             } else {
-                Bitboard(!0)
+                Bitboard::FULL
             };
             for from in bb {
                 let dest = self.ray_legal_dest(pa, from, occ, theirs, evasion, &pins) & wanted;
@@ -256,7 +259,7 @@ impl Position {
         let occ_wo = occ ^ ksq.bb();
         let kt = self.board[ksq.idx()].kind();
         let tg = v.attacks[us.idx()][kt as usize].targets(&v.rays, ksq, occ);
-        let king_zone = promotion_zone(v, kt as usize, us.idx());
+        let king_zone = promotion_zone::<W>(v, kt as usize, us.idx());
         for to in tg.quiet | (tg.capture & theirs) {
             if !self.is_attacked(to, occ_wo, theirs & !to.bb(), them) {
                 if king_zone.has(to) {

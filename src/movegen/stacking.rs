@@ -1,12 +1,12 @@
 //! Stack moves: plain moves, combines, splits and transforms (rule: `rules/stacking.rs`).
 
 use super::{push_each, Pins};
-use crate::core::geometry::Bitboard;
+use crate::core::geometry::{Bitboard, Word};
 use crate::core::moves::{Move, MoveKind, MoveList, PieceType};
 use crate::position::Position;
 use crate::rules::stacking::Stacking;
 
-impl Position {
+impl<W: Word> Position<W> {
     /// Every move of the side to move's stackable pieces: plain moves and captures, then
     /// combines, splits and transforms, in one pass over them; the ordinary loop skips
     /// these types, so games without stacks pay nothing. `evasion` holds the squares
@@ -21,8 +21,8 @@ impl Position {
         &self,
         list: &mut MoveList,
         st: &Stacking,
-        evasion: Bitboard,
-        pins: &Pins,
+        evasion: Bitboard<W>,
+        pins: &Pins<W>,
     ) {
         self.stack_moves(list, st, evasion, pins, false);
     }
@@ -34,8 +34,8 @@ impl Position {
         &self,
         list: &mut MoveList,
         st: &Stacking,
-        evasion: Bitboard,
-        pins: &Pins,
+        evasion: Bitboard<W>,
+        pins: &Pins<W>,
         count: bool,
     ) -> usize {
         let mut n = 0usize;
@@ -71,7 +71,7 @@ impl Position {
                 let line = if pins.bb.has(from) {
                     pins.line(&self.v.rays, from)
                 } else {
-                    Bitboard(!0)
+                    Bitboard::FULL
                 };
                 let quiet = tg.quiet & evasion;
                 let dest = (quiet | (tg.capture & theirs & evasion)) & line;

@@ -1,11 +1,11 @@
 //! Positional switch generation (rule: `rules/switch.rs`): each switch once per
 //! combination of the promotions its two arrivals allow.
 
-use crate::core::geometry::Square;
+use crate::core::geometry::{Square, Word};
 use crate::core::moves::{Move, MoveKind, MoveList, PieceType};
 use crate::position::Position;
 
-impl Position {
+impl<W: Word> Position<W> {
     /// Positional switches. They leave every square as occupied as before, so a
     /// non-royal switcher's switch is legal exactly when its side is not in check.
     pub(super) fn gen_switches(&self, list: &mut MoveList, in_check: bool) {
@@ -36,10 +36,10 @@ impl Position {
                 .promotion
                 .as_ref()
                 .map_or(crate::core::geometry::Bitboard::EMPTY, |pr| {
-                    pr.zone[us.idx()]
+                    pr.zone[us.idx()].narrow()
                 });
             for from in own {
-                let partners = sw.reach[from.idx()] & partners_all & !own;
+                let partners = sw.reach[from.idx()].narrow() & partners_all & !own;
                 let mut special = partners & own_zone;
                 if sw.promotion_zones[us.idx()].has(from) {
                     special = partners;

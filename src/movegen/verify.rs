@@ -1,29 +1,29 @@
 //! The `Verify` and `Lines` strategies: which pseudo-legal moves need a full attack test.
 
-use crate::core::geometry::{Bitboard, Square};
+use crate::core::geometry::{Bitboard, Square, Word};
 use crate::core::moves::{Move, MoveKind, MoveList, PieceType};
 use crate::movement::attacks::through_second;
 use crate::position::Position;
 
 /// What decides which moves of the side to move need a legality test.
-pub(super) struct Sensitivity {
+pub(super) struct Sensitivity<W: Word> {
     /// A royal piece is attacked now.
     checked: bool,
     /// Squares a non-royal piece may not leave untested (no line masks).
-    leave: Bitboard,
+    leave: Bitboard<W>,
     /// Squares a non-royal piece may not enter untested (no line masks).
-    enter: Bitboard,
+    enter: Bitboard<W>,
     /// Out of check with one royal piece: the squares of the lines through it that a
     /// move must touch to matter (see [`Position::line_segments`]).
-    lines: Option<Bitboard>,
+    lines: Option<Bitboard<W>>,
     /// With `lines`: those lines whole.
-    full_lines: Bitboard,
+    full_lines: Bitboard<W>,
 }
 
-impl Position {
+impl<W: Word> Position<W> {
     /// Pseudo-legal moves, then each move that could expose a royal tested: along the
     /// lines through its squares where the variant has line masks, else in full.
-    pub(super) fn gen_verified(&self, list: &mut MoveList, royals: Bitboard) {
+    pub(super) fn gen_verified(&self, list: &mut MoveList, royals: Bitboard<W>) {
         let sens = self.sensitivity(royals);
         self.gen_pseudo(list, sens.checked);
         self.retain_safe(list, royals, &sens);
@@ -36,18 +36,18 @@ impl Position {
     fn gen_verified_rest(
         &self,
         list: &mut MoveList,
-        royals: Bitboard,
+        royals: Bitboard<W>,
         checked: bool,
         count_plain: bool,
     ) -> usize {
         let screens = !self.v.attackers[self.side.flip().idx()].hops.is_empty();
         let verify = royals.any() && (checked || screens);
-        self.gen_drops(list, Bitboard(!0), verify, count_plain)
+        self.gen_drops(list, Bitboard::FULL, verify, count_plain)
             + self.switches(list, checked, count_plain)
     }
 
     /// What decides which moves need a test (see [`Sensitivity`]).
-    fn sensitivity(&self, royals: Bitboard) -> Sensitivity {
+    fn sensitivity(&self, royals: Bitboard<W>) -> Sensitivity<W> {
         let (checked, leave, enter) = if royals.any() {
             self.king_sensitivity(royals)
         } else {
@@ -58,7 +58,7 @@ impl Position {
         // every ride, hop or facing runs along a ray.
         let (lines, full_lines) = match &self.v.lines {
             Some(l) if royals.count() == 1 && !checked => {
-                let full = l[royals.lsb().idx()];
+                let full = l[royals.lsb().idx()].narrow();
                 (Some(full & self.line_segments(royals.lsb())), full)
             }
             _ => (None, Bitboard::EMPTY),
@@ -77,7 +77,7 @@ impl Position {
     /// by the first two pieces on its ray (a rider is the first, a hopper the second
     /// behind its screen), and a move that neither leaves nor enters one of these
     /// squares leaves the first two pieces of every ray where they were.
-    fn line_segments(&self, ksq: Square) -> Bitboard {
+    fn line_segments(&self, ksq: Square) -> Bitboard<W> {
         let v = &*self.v;
         let map = &v.attackers[self.side.flip().idx()];
         let occ = self.occupied();
@@ -93,8 +93,8 @@ impl Position {
         let row = &map.seg_rows[i * w..(i + 1) * w];
         for (j, (&[reach, line], &ascending)) in row.iter().zip(&map.seg_ascending).enumerate() {
             let attackers = if j < split { riders } else { hoppers };
-            if (reach & attackers).any() {
-                seg |= through_second(line, ascending, occ);
+            if (reach.narrow() & attackers).any() {
+                seg |= through_second(line.narrow(), ascending, occ);
             }
         }
         seg
@@ -107,8 +107,8 @@ impl Position {
         &self,
         from: Square,
         to: Square,
-        royals: Bitboard,
-        sens: &Sensitivity,
+        royals: Bitboard<W>,
+        sens: &Sensitivity<W>,
     ) -> bool {
         match sens.lines {
             Some(lines) => {
@@ -132,7 +132,7 @@ impl Position {
     }
 
     /// Keeps the moves of `list` that leave the royal pieces safe.
-    fn retain_safe(&self, list: &mut MoveList, royals: Bitboard, sens: &Sensitivity) {
+    fn retain_safe(&self, list: &mut MoveList, royals: Bitboard<W>, sens: &Sensitivity<W>) {
         if royals.is_empty() {
             return;
         }
@@ -170,7 +170,7 @@ impl Position {
     /// that no test concerns counts by popcount, the others are tested one by one, and
     /// promotions, royal moves, stacks, castling, drops and switches are listed.
     #[inline(never)]
-    pub(super) fn count_verified(&self, royals: Bitboard) -> usize {
+    pub(super) fn count_verified(&self, royals: Bitboard<W>) -> usize {
         let v = &*self.v;
         let sens = self.sensitivity(royals);
         let mut list = MoveList::new();
@@ -204,7 +204,7 @@ impl Position {
             let mut each = bb;
             if bb.count() > 2 {
                 let alone = bb & (from_sens | pa.set_sources(zone | to_sens));
-                if let Some(c) = pa.count_set(bb & !alone, occ, theirs, Bitboard(!0)) {
+                if let Some(c) = pa.count_set(bb & !alone, occ, theirs, Bitboard::FULL) {
                     n += c as usize;
                     each = alone;
                 }
@@ -284,8 +284,8 @@ impl Position {
         &self,
         ksq: Square,
         to: Square,
-        known: &mut Bitboard,
-        safe: &mut Bitboard,
+        known: &mut Bitboard<W>,
+        safe: &mut Bitboard<W>,
     ) -> bool {
         if !known.has(to) {
             known.set(to);
@@ -319,7 +319,7 @@ impl Position {
     /// piece of ours that is the sole blocker between a royal piece and an enemy rider
     /// (a pin), or whose square would open a bent rider's path or a lame leap's via
     /// square. Hopper screens make any square on a line matter both ways.
-    pub(super) fn king_sensitivity(&self, royals: Bitboard) -> (bool, Bitboard, Bitboard) {
+    pub(super) fn king_sensitivity(&self, royals: Bitboard<W>) -> (bool, Bitboard<W>, Bitboard<W>) {
         let v = &*self.v;
         let them = self.side.flip();
         let map = &v.attackers[them.idx()];
@@ -330,7 +330,7 @@ impl Position {
         let mut leave = Bitboard::EMPTY;
         // Facing lines behave like hopper lines here: any move along them may matter.
         let hoppers = !map.hops.is_empty() || !map.facing.is_empty();
-        let first = |ray: &crate::movement::attacks::Ray, bb: Bitboard| {
+        let first = |ray: &crate::movement::attacks::Ray, bb: Bitboard<W>| {
             if ray.ascending {
                 bb.lsb()
             } else {
@@ -341,24 +341,24 @@ impl Position {
             check |= self.is_attacked(k, occ, theirs, them);
             if let (true, Some(lines)) = (hoppers, &v.lines) {
                 // The union of the masks below (and of the other side's): one lookup.
-                leave |= lines[k.idx()];
+                leave |= lines[k.idx()].narrow();
             } else if hoppers {
                 for g in &map.rays {
-                    leave |= v.rays.get(g.ray).mask[k.idx()];
+                    leave |= v.rays.get(g.ray).at(k);
                 }
                 for g in &map.hops {
-                    leave |= v.rays.get(g.full).mask[k.idx()];
+                    leave |= v.rays.get(g.full).at(k);
                 }
                 for g in &map.facing {
-                    leave |= v.rays.get(g.ray).mask[k.idx()];
+                    leave |= v.rays.get(g.ray).at(k);
                 }
                 for g in &map.bents {
-                    leave |= v.rays.get(g.ray).mask[k.idx()];
+                    leave |= v.rays.get(g.ray).at(k);
                 }
             } else {
                 for g in &map.rays {
                     let ray = v.rays.get(g.ray);
-                    let blockers = ray.mask[k.idx()] & occ;
+                    let blockers = ray.at(k) & occ;
                     if blockers.is_empty() {
                         continue;
                     }
@@ -376,11 +376,13 @@ impl Position {
                     }
                 }
                 for g in self.bents_near(map, k, theirs) {
-                    if (g.origins[k.idx()] & theirs & self.by_type[g.ptype as usize]).is_empty() {
+                    if (g.origins[k.idx()].narrow() & theirs & self.by_type[g.ptype as usize])
+                        .is_empty()
+                    {
                         continue;
                     }
                     let ray = v.rays.get(g.ray);
-                    let blockers = ray.mask[k.idx()] & occ;
+                    let blockers = ray.at(k) & occ;
                     if blockers.is_empty() {
                         continue;
                     }
@@ -390,7 +392,7 @@ impl Position {
                     }
                     // With b1 gone, b1 and the empty squares behind it could be the
                     // rider's first-step square.
-                    let mids = (b1.bb() | (ray.attacks(b1, occ) & !occ)) & ray.mask[k.idx()];
+                    let mids = (b1.bb() | (ray.attacks(b1, occ) & !occ)) & ray.at(k);
                     let opens = mids.iter().any(|m| {
                         g.origin[m.idx()]
                             .is_some_and(|o| theirs.has(o) && self.board[o.idx()].kind() == g.ptype)

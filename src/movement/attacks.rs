@@ -7,7 +7,7 @@
 //! slides any rider (rook, nightrider, range-limited deacon) on any board size without
 //! per-board magic numbers. `benches/movegen.rs` measures it against a plain ray walk.
 
-use crate::core::geometry::{Bitboard, Board, Square, SQUARE_SLOTS};
+use crate::core::geometry::{Bitboard, Board, Square, Word, SQUARE_SLOTS};
 use crate::movement::atoms::{Atom, AtomKind, Mode, Offset};
 
 /// Per-square masks of one direction, possibly range-limited.
@@ -48,16 +48,22 @@ impl Ray {
 
     /// The squares reached from `from` up to and including the first occupied one.
     #[inline(always)]
-    pub fn attacks(&self, from: Square, occ: Bitboard) -> Bitboard {
-        let ray = self.mask[from.idx()];
+    pub fn attacks<W: Word>(&self, from: Square, occ: Bitboard<W>) -> Bitboard<W> {
+        let ray = self.at::<W>(from);
         let blockers = (ray & occ).0;
         Bitboard(ray.0 & cut(blockers, self.ascending))
     }
 
+    /// The ray's squares from `from` in the word `W`.
+    #[inline(always)]
+    pub fn at<W: Word>(&self, from: Square) -> Bitboard<W> {
+        self.mask[from.idx()].narrow()
+    }
+
     /// The first occupied square along the ray, if any.
     #[inline(always)]
-    pub fn first_blocker(&self, from: Square, occ: Bitboard) -> Option<Square> {
-        let b = self.mask[from.idx()] & occ;
+    pub fn first_blocker<W: Word>(&self, from: Square, occ: Bitboard<W>) -> Option<Square> {
+        let b = self.at::<W>(from) & occ;
         if b.is_empty() {
             None
         } else if self.ascending {
@@ -70,45 +76,51 @@ impl Ray {
 
 /// A mask that keeps the squares of a ray up to and including its first blocker.
 #[inline(always)]
-fn cut(blockers: u128, ascending: bool) -> u128 {
+fn cut<W: Word>(blockers: W, ascending: bool) -> W {
     if ascending {
         // Bits up to and including the lowest blocker; all bits when there is none.
-        blockers ^ blockers.wrapping_sub(1)
+        blockers ^ blockers.wrapping_sub(W::ONE)
     } else {
         // Bits from the highest blocker up; `| 1` makes "no blocker" keep everything.
-        u128::MAX << (127 - (blockers | 1).leading_zeros())
+        W::MAX << (W::BITS - 1 - (blockers | W::ONE).leading_zeros())
     }
 }
 
 /// The blockers of a ray past its first one (the first is the lowest bit when the ray
 /// ascends, the highest otherwise).
 #[inline(always)]
-fn past_first(blockers: u128, ascending: bool) -> u128 {
+fn past_first<W: Word>(blockers: W, ascending: bool) -> W {
     if ascending {
-        blockers & blockers.wrapping_sub(1)
-    } else if blockers == 0 {
-        0
+        blockers & blockers.wrapping_sub(W::ONE)
+    } else if blockers == W::ZERO {
+        W::ZERO
     } else {
-        blockers ^ (1 << (127 - blockers.leading_zeros()))
+        blockers ^ (W::ONE << (W::BITS - 1 - blockers.leading_zeros()))
     }
 }
 
 /// The second occupied square of a ray as a bit (none with fewer than two): what a
 /// capture-only hop takes, the first being its screen.
 #[inline(always)]
-fn second_blocker(blockers: u128, ascending: bool) -> u128 {
-    let rest = past_first(blockers, ascending);
-    match (rest, ascending) {
-        (0, _) => 0,
-        (r, true) => r & r.wrapping_neg(),
-        (r, false) => 1 << (127 - r.leading_zeros()),
+fn second_blocker<W: Word>(blockers: W, ascending: bool) -> W {
+    let r = past_first(blockers, ascending);
+    if r == W::ZERO {
+        W::ZERO
+    } else if ascending {
+        r & r.wrapping_neg()
+    } else {
+        W::ONE << (W::BITS - 1 - r.leading_zeros())
     }
 }
 
 /// The squares of a ray (`mask`, from its start) out to the second occupied one, that
 /// one included; the whole ray when fewer than two stand on it.
 #[inline(always)]
-pub fn through_second(mask: Bitboard, ascending: bool, occ: Bitboard) -> Bitboard {
+pub fn through_second<W: Word>(
+    mask: Bitboard<W>,
+    ascending: bool,
+    occ: Bitboard<W>,
+) -> Bitboard<W> {
     let rest = past_first((mask & occ).0, ascending);
     Bitboard(mask.0 & cut(rest, ascending))
 }
@@ -237,11 +249,11 @@ struct SetLeap {
 /// `bb` moved by `delta` squares of index (the caller has kept only squares for which
 /// that stays on the board without wrapping).
 #[inline(always)]
-fn shifted(bb: Bitboard, delta: i32) -> Bitboard {
+fn shifted<W: Word>(bb: Bitboard<W>, delta: i32) -> Bitboard<W> {
     Bitboard(if delta >= 0 {
-        bb.0 << delta
+        bb.0 << delta as u32
     } else {
-        bb.0 >> -delta
+        bb.0 >> (-delta) as u32
     })
 }
 
@@ -275,14 +287,16 @@ impl PlainRides {
 
     /// The squares the rides reach from square index `i`, first blockers included.
     #[inline(always)]
-    fn reach(&self, i: usize, occ: Bitboard) -> Bitboard {
+    fn reach<W: Word>(&self, i: usize, occ: Bitboard<W>) -> Bitboard<W> {
         let m = &self.masks[i * self.k..(i + 1) * self.k];
-        let mut reach = 0u128;
+        let mut reach = W::ZERO;
         for r in &m[..self.up] {
-            reach |= r.0 & cut(r.0 & occ.0, true);
+            let r = r.narrow::<W>().0;
+            reach |= r & cut(r & occ.0, true);
         }
         for r in &m[self.up..] {
-            reach |= r.0 & cut(r.0 & occ.0, false);
+            let r = r.narrow::<W>().0;
+            reach |= r & cut(r & occ.0, false);
         }
         Bitboard(reach)
     }
@@ -290,14 +304,14 @@ impl PlainRides {
     /// The second occupied square of each ray from square index `i`: what a hop that
     /// only captures takes (the first is its screen).
     #[inline(always)]
-    fn second(&self, i: usize, occ: Bitboard) -> Bitboard {
+    fn second<W: Word>(&self, i: usize, occ: Bitboard<W>) -> Bitboard<W> {
         let m = &self.masks[i * self.k..(i + 1) * self.k];
-        let mut out = 0u128;
+        let mut out = W::ZERO;
         for r in &m[..self.up] {
-            out |= second_blocker(r.0 & occ.0, true);
+            out |= second_blocker(r.narrow::<W>().0 & occ.0, true);
         }
         for r in &m[self.up..] {
-            out |= second_blocker(r.0 & occ.0, false);
+            out |= second_blocker(r.narrow::<W>().0 & occ.0, false);
         }
         Bitboard(out)
     }
@@ -350,11 +364,11 @@ fn index_delta(board: &Board, step: Offset) -> i32 {
 
 /// Squares a piece may move to (empty) and capture on (occupied, either colour).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Targets {
+pub struct Targets<W: Word = u128> {
     /// Empty squares reachable by a non-capturing move.
-    pub quiet: Bitboard,
+    pub quiet: Bitboard<W>,
     /// Occupied squares reachable by a capture (the caller masks out its own pieces).
-    pub capture: Bitboard,
+    pub capture: Bitboard<W>,
 }
 
 impl PieceAttacks {
@@ -478,18 +492,18 @@ impl PieceAttacks {
     /// for others. Each piece reaches each square by at most one leap, so the count is
     /// the per-piece count summed, `region` applied as there.
     #[inline]
-    pub fn count_set(
+    pub fn count_set<W: Word>(
         &self,
-        bb: Bitboard,
-        occ: Bitboard,
-        theirs: Bitboard,
-        allowed: Bitboard,
+        bb: Bitboard<W>,
+        occ: Bitboard<W>,
+        theirs: Bitboard<W>,
+        allowed: Bitboard<W>,
     ) -> Option<u32> {
         let leaps = self.set_leaps.as_ref()?;
-        let allowed = allowed & self.region;
+        let allowed = allowed & self.region.narrow();
         let mut n = 0;
         for l in leaps {
-            let mut src = bb & l.from;
+            let mut src = bb & l.from.narrow();
             if l.via != 0 {
                 src &= !shifted(occ, -l.via);
             }
@@ -509,10 +523,10 @@ impl PieceAttacks {
     /// The squares from which a leap of a set-wise leaper lands on `target`, on any
     /// occupancy (empty for other pieces).
     #[inline]
-    pub fn set_sources(&self, target: Bitboard) -> Bitboard {
+    pub fn set_sources<W: Word>(&self, target: Bitboard<W>) -> Bitboard<W> {
         let mut src = Bitboard::EMPTY;
         for l in self.set_leaps.iter().flatten() {
-            src |= shifted(target, -l.delta) & l.from;
+            src |= shifted(target, -l.delta) & l.from.narrow();
         }
         src
     }
@@ -529,9 +543,14 @@ impl PieceAttacks {
     /// for a piece that captures only by leaps (pawns, mostly; the evaluation asks for
     /// every one of them at every node).
     #[inline(always)]
-    pub fn capture_targets(&self, rays: &Rays, from: Square, occ: Bitboard) -> Bitboard {
+    pub fn capture_targets<W: Word>(
+        &self,
+        rays: &Rays,
+        from: Square,
+        occ: Bitboard<W>,
+    ) -> Bitboard<W> {
         if self.leap_captures_only {
-            self.leap_capture[from.idx()] & occ
+            self.leap_capture[from.idx()].narrow() & occ
         } else {
             self.targets(rays, from, occ).capture
         }
@@ -539,7 +558,7 @@ impl PieceAttacks {
 
     /// Where a piece standing on `from` may go, given the occupancy.
     #[inline(always)]
-    pub fn targets(&self, rays: &Rays, from: Square, occ: Bitboard) -> Targets {
+    pub fn targets<W: Word>(&self, rays: &Rays, from: Square, occ: Bitboard<W>) -> Targets<W> {
         let i = from.idx();
         match &self.plain {
             // Most pieces of most games: no mode or start-square test per ride, and
@@ -547,13 +566,14 @@ impl PieceAttacks {
             Some(plain) => {
                 let reach = plain.reach(i, occ);
                 let mut tg = Targets {
-                    quiet: (self.leap_move[i] | reach) & !occ,
-                    capture: (self.leap_capture[i] | reach) & occ,
+                    quiet: (self.leap_move[i].narrow() | reach) & !occ,
+                    capture: (self.leap_capture[i].narrow() | reach) & occ,
                 };
                 self.add_lame_and_rides(&self.odd_rides, rays, from, occ, &mut tg);
+                let region = self.region.narrow();
                 Targets {
-                    quiet: tg.quiet & self.region,
-                    capture: tg.capture & self.region,
+                    quiet: tg.quiet & region,
+                    capture: tg.capture & region,
                 }
             }
             None => self.targets_general(rays, from, occ),
@@ -562,17 +582,17 @@ impl PieceAttacks {
 
     /// Adds the lame leaps and the given rides from `from` to `tg`.
     #[inline(always)]
-    fn add_lame_and_rides(
+    fn add_lame_and_rides<W: Word>(
         &self,
         rides: &[RayAtom],
         rays: &Rays,
         from: Square,
-        occ: Bitboard,
-        tg: &mut Targets,
+        occ: Bitboard<W>,
+        tg: &mut Targets<W>,
     ) {
         let i = from.idx();
         for la in &self.lame {
-            let t = la.target[i];
+            let t = la.target[i].narrow::<W>();
             if t.any() && !occ.has(la.via[i]) {
                 if la.mode.moves() {
                     tg.quiet |= t & !occ;
@@ -597,22 +617,23 @@ impl PieceAttacks {
 
     /// [`PieceAttacks::targets`] for pieces with hops or bent rides.
     #[inline(never)]
-    fn targets_general(&self, rays: &Rays, from: Square, occ: Bitboard) -> Targets {
+    fn targets_general<W: Word>(&self, rays: &Rays, from: Square, occ: Bitboard<W>) -> Targets<W> {
         let i = from.idx();
+        let region = self.region.narrow();
         if let Some(h) = &self.hopper {
             let mut tg = Targets {
-                quiet: (self.leap_move[i] | h.moves.reach(i, occ)) & !occ,
-                capture: (self.leap_capture[i] & occ) | h.hops.second(i, occ),
+                quiet: (self.leap_move[i].narrow() | h.moves.reach(i, occ)) & !occ,
+                capture: (self.leap_capture[i].narrow() & occ) | h.hops.second(i, occ),
             };
             self.add_lame_and_rides(&[], rays, from, occ, &mut tg);
             return Targets {
-                quiet: tg.quiet & self.region,
-                capture: tg.capture & self.region,
+                quiet: tg.quiet & region,
+                capture: tg.capture & region,
             };
         }
         let mut tg = Targets {
-            quiet: self.leap_move[i] & !occ,
-            capture: self.leap_capture[i] & occ,
+            quiet: self.leap_move[i].narrow() & !occ,
+            capture: self.leap_capture[i].narrow() & occ,
         };
         self.add_lame_and_rides(&self.rides, rays, from, occ, &mut tg);
         let Targets {
@@ -648,8 +669,8 @@ impl PieceAttacks {
             }
         }
         Targets {
-            quiet: quiet & self.region,
-            capture: capture & self.region,
+            quiet: quiet & region,
+            capture: capture & region,
         }
     }
 
@@ -670,30 +691,32 @@ impl PieceAttacks {
 
     /// The squares this piece on `from` would capture on if they held an enemy.
     #[inline]
-    pub fn capture_reach(&self, rays: &Rays, from: Square, occ: Bitboard) -> Bitboard {
+    pub fn capture_reach<W: Word>(
+        &self,
+        rays: &Rays,
+        from: Square,
+        occ: Bitboard<W>,
+    ) -> Bitboard<W> {
         self.targets(rays, from, occ).capture
     }
 }
 
 /// What a hopper on `from` reaches along one ray: squares past exactly one screen.
 #[inline(always)]
-fn hop_targets(rays: &Rays, ha: &RayAtom, from: Square, occ: Bitboard) -> Targets {
+fn hop_targets<W: Word>(rays: &Rays, ha: &RayAtom, from: Square, occ: Bitboard<W>) -> Targets<W> {
     let ray = rays.get(ha.ray);
     if !ha.mode.moves() {
         // A capture-only hop (a cannon's) takes the second piece on the ray within
         // range: the screen is the first. No walk beyond the screen is needed.
         return Targets {
             quiet: Bitboard::EMPTY,
-            capture: Bitboard(second_blocker(
-                (ray.mask[from.idx()] & occ).0,
-                ray.ascending,
-            )),
+            capture: Bitboard(second_blocker((ray.at(from) & occ).0, ray.ascending)),
         };
     }
     match ray.first_blocker(from, occ) {
         None => Targets::default(),
         Some(screen) => {
-            let beyond = rays.get(ha.full).attacks(screen, occ) & ray.mask[from.idx()];
+            let beyond = rays.get(ha.full).attacks(screen, occ) & ray.at(from);
             Targets {
                 quiet: beyond & !occ,
                 capture: beyond & occ,
@@ -703,7 +726,13 @@ fn hop_targets(rays: &Rays, ha: &RayAtom, from: Square, occ: Bitboard) -> Target
 }
 
 /// Walks a ray square by square: the slow reference the fast rays are tested against.
-pub fn ride_slow(board: &Board, from: Square, step: Offset, range: u8, occ: Bitboard) -> Bitboard {
+pub fn ride_slow<W: Word>(
+    board: &Board,
+    from: Square,
+    step: Offset,
+    range: u8,
+    occ: Bitboard<W>,
+) -> Bitboard<W> {
     let mut out = Bitboard::EMPTY;
     let mut sq = from;
     let mut n = 0;
@@ -1212,7 +1241,10 @@ mod tests {
         assert_eq!(p.targets(&rays, e2, occ(&b, "e3")).quiet, Bitboard::EMPTY);
         assert_eq!(p.targets(&rays, e2, occ(&b, "e4")).quiet, Bitboard::EMPTY);
         let e3 = b.parse_square("e3").unwrap();
-        assert_eq!(p.targets(&rays, e3, Bitboard::EMPTY).quiet, Bitboard::EMPTY);
+        assert_eq!(
+            p.targets(&rays, e3, Bitboard::<u128>::EMPTY).quiet,
+            Bitboard::EMPTY
+        );
     }
 
     #[test]
@@ -1359,13 +1391,23 @@ mod tests {
         let twice = [Atom::leap(1, 0), Atom::leap(1, 0)];
         let pa = PieceAttacks::compile(&b10(), &mut rays, &twice, b10().rank_mask(1));
         assert_eq!(
-            pa.count_set(Bitboard(1), Bitboard(1), Bitboard::EMPTY, Bitboard(!0)),
+            pa.count_set(
+                Bitboard(1u128),
+                Bitboard(1),
+                Bitboard::EMPTY,
+                Bitboard::FULL
+            ),
             None
         );
         let rider = crate::movement::betza::parse("NR").unwrap();
         let pa = PieceAttacks::compile(&b10(), &mut rays, &rider, b10().rank_mask(1));
         assert_eq!(
-            pa.count_set(Bitboard(1), Bitboard(1), Bitboard::EMPTY, Bitboard(!0)),
+            pa.count_set(
+                Bitboard(1u128),
+                Bitboard(1),
+                Bitboard::EMPTY,
+                Bitboard::FULL
+            ),
             None
         );
     }

@@ -6,6 +6,7 @@ pub mod progress;
 pub mod shard;
 pub mod suite;
 
+use crate::core::geometry::Word;
 use crate::core::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::report::Report;
@@ -16,8 +17,9 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Leaf nodes at `depth` plies (depth 0 counts the position itself).
-pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+/// Leaf nodes at `depth` plies (depth 0 counts the position itself), in the position's
+/// own word ([`count`] picks the narrowest that fits).
+pub fn perft<W: Word>(pos: &mut Position<W>, depth: u32) -> u64 {
     match depth {
         0 => return 1,
         // Bulk counting: the leaves are counted, not listed, where the strategy allows.
@@ -36,7 +38,7 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
 }
 
 /// Leaf nodes at `depth`, with every count of depth 1 and more kept in `table`.
-pub fn perft_hashed(pos: &mut Position, depth: u32, table: &PerftTable) -> u64 {
+pub fn perft_hashed<W: Word>(pos: &mut Position<W>, depth: u32, table: &PerftTable) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -96,10 +98,19 @@ impl Counting {
         Ok(Counting { threads, table })
     }
 
-    fn count(&self, pos: &mut Position, depth: u32) -> u64 {
+    fn count<W: Word>(&self, pos: &mut Position<W>, depth: u32) -> u64 {
         match &self.table {
             Some(t) => perft_hashed(pos, depth, t),
             None => perft(pos, depth),
+        }
+    }
+
+    /// The count of `pos` in the narrowest word its board fits (`u64` up to 64 squares).
+    fn count_fitted(&self, pos: &Position, depth: u32) -> u64 {
+        if pos.fits::<u64>() {
+            self.count(&mut pos.to_word::<u64>(), depth)
+        } else {
+            self.count(&mut pos.clone(), depth)
         }
     }
 }
@@ -110,16 +121,37 @@ pub type Progress<'a> = &'a (dyn Fn(usize, usize, u64) + Sync);
 /// Per root move counts in notation, sorted by move text. The tree is cut two plies down
 /// (a few hundred subtrees, which share out evenly over the workers where root subtrees
 /// alone differ in size by an order of magnitude); `progress` hears each subtree end.
+/// Counted in `u64` bitboards when the board has at most 64 squares.
 pub fn divide(
     pos: &Position,
     depth: u32,
     how: &Counting,
     progress: Option<Progress>,
 ) -> Vec<(String, u64)> {
+    let per_root = if pos.fits::<u64>() {
+        divide_in(&pos.to_word::<u64>(), depth, how, progress)
+    } else {
+        divide_in(pos, depth, how, progress)
+    };
+    let mut out: Vec<(String, u64)> = per_root
+        .into_iter()
+        .map(|(m, n)| (pos.move_to_string(m), n))
+        .collect();
+    out.sort();
+    out
+}
+
+/// [`divide`] in the word `W`: each root move with its count.
+fn divide_in<W: Word>(
+    pos: &Position<W>,
+    depth: u32,
+    how: &Counting,
+    progress: Option<Progress>,
+) -> Vec<(Move, u64)> {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     let roots: Vec<Move> = list.iter().copied().collect();
-    let mut jobs: Vec<(usize, Position)> = Vec::new();
+    let mut jobs: Vec<(usize, Position<W>)> = Vec::new();
     let mut per_root = vec![0u64; roots.len()];
     for (i, &m) in roots.iter().enumerate() {
         let mut p = pos.clone();
@@ -143,7 +175,7 @@ pub fn divide(
     let total = jobs.len();
     let done = AtomicUsize::new(0);
     let nodes = AtomicU64::new(0);
-    let work = |(i, mut q): (usize, Position)| {
+    let work = |(i, mut q): (usize, Position<W>)| {
         let n = how.count(&mut q, depth - 2);
         let d = done.fetch_add(1, Ordering::Relaxed) + 1;
         let sum = nodes.fetch_add(n, Ordering::Relaxed) + n;
@@ -167,20 +199,13 @@ pub fn divide(
     for (i, n) in counts {
         per_root[i] += n;
     }
-    let mut out: Vec<(String, u64)> = roots
-        .iter()
-        .zip(per_root)
-        .map(|(&m, n)| (pos.move_to_string(m), n))
-        .collect();
-    out.sort();
-    out
+    roots.into_iter().zip(per_root).collect()
 }
 
 /// Total leaf count at `depth`.
 pub fn count(pos: &Position, depth: u32, how: &Counting, progress: Option<Progress>) -> u64 {
     if depth < 3 || (how.threads <= 1 && progress.is_none()) {
-        let mut p = pos.clone();
-        return how.count(&mut p, depth);
+        return how.count_fitted(pos, depth);
     }
     divide(pos, depth, how, progress)
         .iter()

@@ -148,8 +148,8 @@ impl PerftShard {
             .enumerate()
             .filter(|(i, _)| shard.owns(*i))
             .collect();
-        let work = |(index, mut it): (usize, SplitItem)| {
-            let nodes = how.count(&mut it.pos, depth - ply);
+        let work = |(index, it): (usize, SplitItem)| {
+            let nodes = how.count_fitted(&it.pos, depth - ply);
             ShardItem {
                 index,
                 fen: it.fen,

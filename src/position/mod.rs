@@ -6,7 +6,7 @@ pub mod invariants;
 pub mod notation;
 pub mod san;
 
-use crate::core::geometry::{Bitboard, Square, SQUARE_SLOTS};
+use crate::core::geometry::{Bitboard, Square, Word, SQUARE_SLOTS};
 use crate::core::moves::{Color, Move, MoveKind, Piece, PieceType, MAX_KILLS, MAX_PIECE_TYPES};
 use crate::core::zobrist::{MAX_HAND_COUNT, ZOBRIST};
 use crate::rules::en_passant;
@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 /// What `unmake` needs to restore and cannot recompute.
 #[derive(Clone, Copy, Debug)]
-pub struct Undo {
+pub struct Undo<W: Word = u128> {
     /// The move made.
     pub mv: Move,
     /// The piece it captured (NONE if none).
@@ -31,9 +31,9 @@ pub struct Undo {
     /// Castling rights before.
     pub castling: u8,
     /// Zone-castling rights before.
-    pub castle_rooks: Bitboard,
+    pub castle_rooks: Bitboard<W>,
     /// En passant squares before.
-    pub ep: Bitboard,
+    pub ep: Bitboard<W>,
     /// En passant victim before.
     pub ep_victim: Square,
     /// Halfmove clock before.
@@ -44,32 +44,32 @@ pub struct Undo {
 
 /// A position of some variant.
 #[derive(Clone)]
-pub struct Position {
+pub struct Position<W: Word = u128> {
     pub(crate) v: Arc<Variant>,
     pub(crate) board: [Piece; SQUARE_SLOTS],
-    pub(crate) by_color: [Bitboard; 2],
-    pub(crate) by_type: [Bitboard; MAX_PIECE_TYPES],
+    pub(crate) by_color: [Bitboard<W>; 2],
+    pub(crate) by_type: [Bitboard<W>; MAX_PIECE_TYPES],
     pub(crate) hands: [[u8; MAX_PIECE_TYPES]; 2],
     /// Compound stacks: per-atom count digit planes, then alternate planes (`stacking`).
-    pub(crate) stacks: [Bitboard; MAX_STACK_PLANES],
+    pub(crate) stacks: [Bitboard<W>; MAX_STACK_PLANES],
     pub(crate) side: Color,
     pub(crate) castling: u8,
     /// Zone castling: the squares of rooks that still hold a right (a side whose king
     /// lost its right has none).
-    pub(crate) castle_rooks: Bitboard,
+    pub(crate) castle_rooks: Bitboard<W>,
     /// Squares a pawn just skipped (set after every multi-step, as FEN shows them).
-    pub(crate) ep: Bitboard,
+    pub(crate) ep: Bitboard<W>,
     /// The pawn that may be taken en passant.
     pub(crate) ep_victim: Square,
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
     pub(crate) key: u64,
-    pub(crate) history: Vec<Undo>,
+    pub(crate) history: Vec<Undo<W>>,
 }
 
-impl Position {
+impl<W: Word> Position<W> {
     /// An empty board of `v`, White to move; the FEN parser fills it.
-    pub(crate) fn empty(v: Arc<Variant>) -> Position {
+    pub(crate) fn empty(v: Arc<Variant>) -> Position<W> {
         Position {
             v,
             board: [Piece::NONE; SQUARE_SLOTS],
@@ -86,6 +86,51 @@ impl Position {
             fullmove: 1,
             key: 0,
             history: Vec::with_capacity(256),
+        }
+    }
+
+    /// True when every square of the board has a bit in the word `V`.
+    #[inline]
+    pub fn fits<V: Word>(&self) -> bool {
+        self.v.board.squares() <= V::BITS as usize
+    }
+
+    /// The same position with its bitboards in the word `V`, which must hold the whole
+    /// board ([`Position::fits`]): what perft and search run on, so that a board of up to
+    /// 64 squares is searched in `u64`s.
+    pub fn to_word<V: Word>(&self) -> Position<V> {
+        debug_assert!(self.fits::<V>());
+        let undo = |u: &Undo<W>| Undo {
+            mv: u.mv,
+            captured: u.captured,
+            moved: u.moved,
+            partner: u.partner,
+            killed: u.killed,
+            castling: u.castling,
+            castle_rooks: u.castle_rooks.narrow(),
+            ep: u.ep.narrow(),
+            ep_victim: u.ep_victim,
+            halfmove: u.halfmove,
+            key: u.key,
+        };
+        let mut history = Vec::with_capacity(self.history.capacity());
+        history.extend(self.history.iter().map(undo));
+        Position {
+            v: self.v.clone(),
+            board: self.board,
+            by_color: self.by_color.map(Bitboard::narrow),
+            by_type: self.by_type.map(Bitboard::narrow),
+            hands: self.hands,
+            stacks: self.stacks.map(Bitboard::narrow),
+            side: self.side,
+            castling: self.castling,
+            castle_rooks: self.castle_rooks.narrow(),
+            ep: self.ep.narrow(),
+            ep_victim: self.ep_victim,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            key: self.key,
+            history,
         }
     }
 
@@ -109,19 +154,19 @@ impl Position {
 
     /// All occupied squares.
     #[inline(always)]
-    pub fn occupied(&self) -> Bitboard {
+    pub fn occupied(&self) -> Bitboard<W> {
         self.by_color[0] | self.by_color[1]
     }
 
     /// The squares of one colour.
     #[inline(always)]
-    pub fn color_bb(&self, c: Color) -> Bitboard {
+    pub fn color_bb(&self, c: Color) -> Bitboard<W> {
         self.by_color[c.idx()]
     }
 
     /// The squares holding a type of a colour.
     #[inline(always)]
-    pub fn pieces(&self, t: PieceType, c: Color) -> Bitboard {
+    pub fn pieces(&self, t: PieceType, c: Color) -> Bitboard<W> {
         self.by_type[t as usize] & self.by_color[c.idx()]
     }
 
@@ -133,7 +178,7 @@ impl Position {
 
     /// The stack planes in use (empty without stacking): per atom its count digits, low
     /// digit first, then the planes telling apart types of equal composition.
-    pub fn stack_planes(&self) -> &[Bitboard] {
+    pub fn stack_planes(&self) -> &[Bitboard<W>] {
         let n = self.v.stacking.as_ref().map_or(0, |s| s.planes());
         &self.stacks[..n]
     }
@@ -168,12 +213,12 @@ impl Position {
     }
 
     /// Zone castling: the squares of rooks that still hold a right.
-    pub fn castle_rooks(&self) -> Bitboard {
+    pub fn castle_rooks(&self) -> Bitboard<W> {
         self.castle_rooks
     }
 
     /// Squares skipped by the last multi-step pawn move.
-    pub fn ep_squares(&self) -> Bitboard {
+    pub fn ep_squares(&self) -> Bitboard<W> {
         self.ep
     }
 
@@ -187,9 +232,25 @@ impl Position {
         self.history.len()
     }
 
+    /// True when the current position occurred `times` times before (same side to move,
+    /// rights and hands: the key covers them), within the reach of the halfmove clock.
+    pub fn repetitions(&self) -> usize {
+        let n = self.history.len();
+        let reach = (self.halfmove as usize).min(n);
+        let mut count = 0;
+        let mut i = 2;
+        while i <= reach {
+            if self.history[n - i].key == self.key {
+                count += 1;
+            }
+            i += 2;
+        }
+        count
+    }
+
     /// The royal squares of a colour.
     #[inline(always)]
-    pub fn royals(&self, c: Color) -> Bitboard {
+    pub fn royals(&self, c: Color) -> Bitboard<W> {
         let mut bb = Bitboard::EMPTY;
         let mut m = self.v.royal_mask;
         while m != 0 {
@@ -272,7 +333,7 @@ impl Position {
                 continue;
             }
             for e in self.ep.iter() {
-                if (self.v.attacks[us.idx()][t].leap_capture_rev[e.idx()] & pawns).any() {
+                if (self.v.attacks[us.idx()][t].leap_capture_rev[e.idx()].narrow() & pawns).any() {
                     return true;
                 }
             }
@@ -426,7 +487,7 @@ impl Position {
                         // A pawn that leaps over a piece did not pass through the squares
                         // it skipped: none can be taken en passant (an occupied one would
                         // be captured onto, deleting what stands there).
-                        let skipped = en_passant::between(&self.v.board, from, to);
+                        let skipped = en_passant::between(&self.v.board, from, to).narrow::<W>();
                         self.ep = if (skipped & self.occupied()).any() {
                             Bitboard::EMPTY
                         } else {
@@ -612,14 +673,14 @@ impl Position {
     }
 }
 
-impl Position {
+impl<W: Word> Position<W> {
     /// King from, king to, rook from, rook to of a castling move by `c`, given the
     /// zone-castling rights `rooks` in force before it; None if no rule matches.
     pub(crate) fn castle_squares(
         &self,
         m: Move,
         c: Color,
-        rooks: Bitboard,
+        rooks: Bitboard<W>,
     ) -> Option<(Square, Square, Square, Square)> {
         let v = &*self.v;
         let (from, to) = (m.from(), m.to());

@@ -196,22 +196,6 @@ impl Position {
         Ok(())
     }
 
-    /// True when the current position occurred `times` times before (same side to move,
-    /// rights and hands: the key covers them), within the reach of the halfmove clock.
-    pub fn repetitions(&self) -> usize {
-        let n = self.history.len();
-        let reach = (self.halfmove as usize).min(n);
-        let mut count = 0;
-        let mut i = 2;
-        while i <= reach {
-            if self.history[n - i].key == self.key {
-                count += 1;
-            }
-            i += 2;
-        }
-        count
-    }
-
     /// The result if the game is over, with the reason (C2, C4).
     pub fn game_result(&self) -> Option<(GameResult, &'static str)> {
         let mut list = MoveList::new();

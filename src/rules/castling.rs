@@ -5,7 +5,7 @@
 //! as the king's move; `movegen/castling.rs` generates them.
 
 use super::{confine, Ctx, RuleError};
-use crate::core::geometry::{Bitboard, Square};
+use crate::core::geometry::{Bitboard, Square, Word};
 use crate::core::moves::{Color, PieceType};
 use serde::Deserialize;
 
@@ -281,17 +281,17 @@ pub fn compile_zone(ctx: &Ctx, zc: &ZoneCastlingFile) -> Result<ZoneCastling, Ru
 impl ZoneCastling {
     /// King from, king to, rook from, rook to of `c`'s castling from `from` to `to`,
     /// given the rook rights `rooks` in force before it; None if no castling matches.
-    pub fn squares(
+    pub fn squares<W: Word>(
         &self,
         board: &crate::core::geometry::Board,
         from: Square,
         to: Square,
         c: Color,
-        rooks: Bitboard,
+        rooks: Bitboard<W>,
     ) -> Option<(Square, Square, Square, Square)> {
         let rank = board.rank_of(from);
         let side = self.sides.iter().find(|s| s.king_to == board.file_of(to))?;
-        let rf = rooks & side.rook_zone[c.idx()] & board.rank_mask(rank);
+        let rf = rooks & (side.rook_zone[c.idx()] & board.rank_mask(rank)).narrow();
         if rf.is_empty() {
             return None;
         }
@@ -302,19 +302,19 @@ impl ZoneCastling {
     /// inside its zone and is lost when the rook leaves it or is captured; a king that
     /// leaves its zone (castling included) takes its side's rights with it. `castle` and
     /// `drop` name those move kinds; `royal` says whether the mover is royal.
-    pub fn rights_after(
+    pub fn rights_after<W: Word>(
         &self,
-        before: Bitboard,
+        before: Bitboard<W>,
         us: Color,
         (from, to): (Square, Square),
         (castle, drop, royal): (bool, bool, bool),
-    ) -> Bitboard {
+    ) -> Bitboard<W> {
         let mut rights = before;
         // A side's rights all lie in its rook zones (the FEN reader makes sure).
         let ours = self
             .sides
             .iter()
-            .fold(Bitboard::EMPTY, |b, s| b | s.rook_zone[us.idx()]);
+            .fold(Bitboard::EMPTY, |b, s| b | s.rook_zone[us.idx()].narrow());
         if castle {
             rights &= !ours;
         } else if !drop {

@@ -4,7 +4,7 @@
 //! in `movegen/occupy.rs`.
 
 use super::RuleError;
-use crate::core::geometry::{Bitboard, Board, Square, SQUARE_SLOTS};
+use crate::core::geometry::{Bitboard, Board, Square, Word, SQUARE_SLOTS};
 use crate::core::moves::{Color, MAX_KILLS};
 use crate::movement::atoms::{AtomKind, Offset};
 use crate::movement::betza;
@@ -47,12 +47,12 @@ impl Shift {
     }
 
     #[inline(always)]
-    fn apply(self, bb: Bitboard) -> Bitboard {
-        let b = (bb & self.keep).0;
+    fn apply<W: Word>(self, bb: Bitboard<W>) -> Bitboard<W> {
+        let b = (bb & self.keep.narrow()).0;
         Bitboard(if self.delta >= 0 {
-            b << self.delta
+            b << self.delta as u32
         } else {
-            b >> -self.delta
+            b >> (-self.delta) as u32
         })
     }
 }
@@ -78,7 +78,7 @@ pub struct PathDef {
 impl PathDef {
     /// Every square one step forward from a square of `bb`.
     #[inline(always)]
-    pub fn forward(&self, c: usize, bb: Bitboard) -> Bitboard {
+    pub fn forward<W: Word>(&self, c: usize, bb: Bitboard<W>) -> Bitboard<W> {
         self.fwd[c]
             .iter()
             .fold(Bitboard::EMPTY, |a, s| a | s.apply(bb))
@@ -86,7 +86,7 @@ impl PathDef {
 
     /// Every square from which one step reaches a square of `bb`.
     #[inline(always)]
-    pub fn backward(&self, c: usize, bb: Bitboard) -> Bitboard {
+    pub fn backward<W: Word>(&self, c: usize, bb: Bitboard<W>) -> Bitboard<W> {
         self.back[c]
             .iter()
             .fold(Bitboard::EMPTY, |a, s| a | s.apply(bb))

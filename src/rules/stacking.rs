@@ -9,7 +9,7 @@
 //! from its plane code. Which types combine, split and transform is derived here from the
 //! compositions once, never listed as cases.
 
-use crate::core::geometry::{Bitboard, Square};
+use crate::core::geometry::{Bitboard, Square, Word};
 use crate::core::moves::{PieceType, MAX_PIECE_TYPES};
 
 /// Most primitive atoms a variant may stack from.
@@ -259,7 +259,7 @@ impl Stacking {
 
     /// The plane code standing on `sq`.
     #[inline(always)]
-    pub fn code_at(&self, planes: &[Bitboard], sq: Square) -> u16 {
+    pub fn code_at<W: Word>(&self, planes: &[Bitboard<W>], sq: Square) -> u16 {
         let mut code = 0u16;
         for (k, p) in planes[..self.planes()].iter().enumerate() {
             code |= (p.has(sq) as u16) << k;
@@ -269,7 +269,7 @@ impl Stacking {
 
     /// The type whose plane code stands on `sq`, if the code is one.
     #[inline(always)]
-    pub fn type_at(&self, planes: &[Bitboard], sq: Square) -> Option<PieceType> {
+    pub fn type_at<W: Word>(&self, planes: &[Bitboard<W>], sq: Square) -> Option<PieceType> {
         match self.lookup[self.code_at(planes, sq) as usize] {
             NO_TYPE => None,
             t => Some(t),
@@ -277,7 +277,7 @@ impl Stacking {
     }
 
     /// The composition standing on `sq`, read from the count planes.
-    pub fn counts_at(&self, planes: &[Bitboard], sq: Square) -> Counts {
+    pub fn counts_at<W: Word>(&self, planes: &[Bitboard<W>], sq: Square) -> Counts {
         let code = self.code_at(planes, sq);
         let mut out = [0u8; MAX_STACK_ATOMS];
         let digit_mask = (1u16 << self.digits) - 1;
@@ -290,7 +290,7 @@ impl Stacking {
     /// Adds the counts of plane code `addend` to the composition on `sq`: a ripple-carry
     /// addition over each atom's digit planes (the carry lives on `sq` only).
     #[inline]
-    pub fn add(&self, planes: &mut [Bitboard], sq: Square, addend: u16) {
+    pub fn add<W: Word>(&self, planes: &mut [Bitboard<W>], sq: Square, addend: u16) {
         let d = self.digits as usize;
         let mut carry = Bitboard::EMPTY;
         for (k, plane) in planes[..self.atoms.len() * d].iter_mut().enumerate() {
@@ -314,7 +314,7 @@ impl Stacking {
     /// Subtracts the counts of plane code `subtrahend` from the composition on `sq`:
     /// a ripple-borrow subtraction over each atom's digit planes.
     #[inline]
-    pub fn sub(&self, planes: &mut [Bitboard], sq: Square, subtrahend: u16) {
+    pub fn sub<W: Word>(&self, planes: &mut [Bitboard<W>], sq: Square, subtrahend: u16) {
         let d = self.digits as usize;
         let mut borrow = Bitboard::EMPTY;
         for (k, plane) in planes[..self.atoms.len() * d].iter_mut().enumerate() {
@@ -337,7 +337,7 @@ impl Stacking {
     /// Writes the alternate index of plane code `code` on `sq` (which of the types of
     /// that composition stands there).
     #[inline]
-    pub fn set_alt(&self, planes: &mut [Bitboard], sq: Square, code: u16) {
+    pub fn set_alt<W: Word>(&self, planes: &mut [Bitboard<W>], sq: Square, code: u16) {
         let base = self.atoms.len() * self.digits as usize;
         for j in 0..self.alt_bits as usize {
             if code >> (base + j) & 1 != 0 {
@@ -351,7 +351,7 @@ impl Stacking {
 
 /// Sets the bits of plane code `code` on `sq` (an empty stack square).
 #[inline(always)]
-pub fn stamp(planes: &mut [Bitboard], sq: Square, mut code: u16) {
+pub fn stamp<W: Word>(planes: &mut [Bitboard<W>], sq: Square, mut code: u16) {
     while code != 0 {
         planes[code.trailing_zeros() as usize].set(sq);
         code &= code - 1;
@@ -360,7 +360,7 @@ pub fn stamp(planes: &mut [Bitboard], sq: Square, mut code: u16) {
 
 /// Clears the bits of plane code `code` from `sq`.
 #[inline(always)]
-pub fn erase(planes: &mut [Bitboard], sq: Square, mut code: u16) {
+pub fn erase<W: Word>(planes: &mut [Bitboard<W>], sq: Square, mut code: u16) {
     while code != 0 {
         planes[code.trailing_zeros() as usize].clear(sq);
         code &= code - 1;
@@ -441,7 +441,7 @@ mod tests {
     #[test]
     fn plane_addition_and_subtraction_round_trip_on_every_square() {
         let s = augsburg_like();
-        let mut planes = [Bitboard::EMPTY; MAX_STACK_PLANES];
+        let mut planes = [Bitboard::<u128>::EMPTY; MAX_STACK_PLANES];
         for q in 0..100u8 {
             let sq = Square(q);
             stamp(&mut planes, sq, s.code[(q % 12) as usize]);

@@ -4,6 +4,7 @@
 //! stand pat). An evaluation that misjudges a pawn structure tends to misjudge it the same
 //! way throughout the tree, and this is the cheapest way to notice.
 
+use crate::core::geometry::Word;
 use crate::core::moves::Color;
 use crate::position::Position;
 
@@ -30,14 +31,15 @@ impl Default for Correction {
 
 /// A key of the squares the pawn-rule pieces of each colour stand on.
 #[inline]
-pub fn pawn_key(pos: &Position) -> u64 {
+pub fn pawn_key<W: Word>(pos: &Position<W>) -> u64 {
     let mut m = pos.variant().pawn_mask;
     let mut h = 0x243F_6A88_85A3_08D3u64;
     while m != 0 {
         let t = m.trailing_zeros() as u8;
         m &= m - 1;
         for c in Color::BOTH {
-            let b = pos.pieces(t, c).0;
+            // Hashed from the u128 so that a board keys alike in either word.
+            let b = pos.pieces(t, c).wide().0;
             h = mix(h ^ b as u64) ^ mix((b >> 64) as u64 ^ c.idx() as u64);
         }
     }

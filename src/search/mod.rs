@@ -17,6 +17,7 @@ pub mod time;
 pub use smp::{Engine, Event, SearchHandle};
 pub use time::{Limits, TimePlan};
 
+use crate::core::geometry::Word;
 use crate::core::moves::{Move, MoveList, Piece, MAX_MOVES};
 use crate::eval::Eval;
 use crate::position::Position;
@@ -308,11 +309,11 @@ impl Frame {
 }
 
 /// One search thread.
-pub(crate) struct Worker {
+pub(crate) struct Worker<W: Word = u128> {
     /// 0 for the main thread.
     pub id: usize,
     /// The position searched (made and unmade in place).
-    pub pos: Position,
+    pub pos: Position<W>,
     shared: Arc<Shared>,
     /// This thread's handle on the evaluation (never cloned per node: a shared
     /// reference count touched by every thread would bounce between cores).
@@ -354,11 +355,11 @@ pub(crate) struct Worker {
     pub lines: Vec<Line>,
 }
 
-impl Worker {
+impl<W: Word> Worker<W> {
     /// A thread's state for a search of `pos`.
     /// It starts from what thread `id` learnt in the searches before, if they were of
     /// the same variant.
-    pub fn new(id: usize, pos: Position, shared: Arc<Shared>) -> Worker {
+    pub fn new(id: usize, pos: Position<W>, shared: Arc<Shared>) -> Worker<W> {
         let kept = {
             let mut l = shared.learned.lock().unwrap_or_else(|e| e.into_inner());
             l.get_mut(id)
@@ -492,7 +493,7 @@ impl Worker {
     /// Iterative deepening on this thread; `skip` decides which depths a helper leaves
     /// to the others. `report` is called after each completed iteration (main thread)
     /// with the worker and the depth; the iteration's lines are in `lines`.
-    pub fn iterate(&mut self, report: &mut dyn FnMut(&Worker, u32)) {
+    pub fn iterate(&mut self, report: &mut dyn FnMut(&Worker<W>, u32)) {
         let max_depth = self
             .shared
             .limits

@@ -1,6 +1,6 @@
 //! Move classification, static exchange evaluation and move ordering scores.
 
-use crate::core::geometry::Bitboard;
+use crate::core::geometry::{Bitboard, Word};
 use crate::core::moves::{Move, MoveKind, Piece, PieceType};
 use crate::eval::Eval;
 use crate::position::Position;
@@ -19,7 +19,7 @@ pub const BAD_CAPTURE: i32 = -(1 << 28);
 
 /// The type a move captures, if any.
 #[inline]
-pub fn captured(pos: &Position, m: Move) -> Option<PieceType> {
+pub fn captured<W: Word>(pos: &Position<W>, m: Move) -> Option<PieceType> {
     match m.kind() {
         MoveKind::Castle | MoveKind::Drop => None,
         // The victim of en passant is a pawn like the capturer.
@@ -38,7 +38,7 @@ pub fn captured(pos: &Position, m: Move) -> Option<PieceType> {
 /// The material a move removes from squares it kills without ending on them (a rifle
 /// shot, an armor path killing in passing): these are captures too.
 #[inline]
-pub fn kill_value(e: &Eval, pos: &Position, m: Move) -> i32 {
+pub fn kill_value<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> i32 {
     if !m.has_kills() {
         return 0;
     }
@@ -57,7 +57,7 @@ pub fn kill_value(e: &Eval, pos: &Position, m: Move) -> i32 {
 
 /// The type of the piece that moves (the dropped type for a drop).
 #[inline]
-pub fn mover(pos: &Position, m: Move) -> PieceType {
+pub fn mover<W: Word>(pos: &Position<W>, m: Move) -> PieceType {
     if m.kind() == MoveKind::Drop {
         m.drop_type()
     } else {
@@ -67,11 +67,11 @@ pub fn mover(pos: &Position, m: Move) -> PieceType {
 
 /// The coloured piece that moves, for history tables.
 #[inline]
-pub fn moving_piece(pos: &Position, m: Move) -> Piece {
+pub fn moving_piece<W: Word>(pos: &Position<W>, m: Move) -> Piece {
     Piece::new(mover(pos, m), pos.side_to_move())
 }
 
-fn see_value(e: &Eval, pos: &Position, t: PieceType) -> i32 {
+fn see_value<W: Word>(e: &Eval, pos: &Position<W>, t: PieceType) -> i32 {
     if pos.variant().royal_mask >> t & 1 != 0 {
         ROYAL_SEE_VALUE
     } else {
@@ -85,7 +85,7 @@ fn see_value(e: &Eval, pos: &Position, t: PieceType) -> i32 {
 /// A plain quiet move is an exchange that starts from nothing: moving onto a square
 /// the opponent wins scores what the piece is worth there, negated. Other quiet
 /// moves (drops, castling, switches, stack moves) score 0.
-pub fn see(e: &Eval, pos: &Position, m: Move) -> i32 {
+pub fn see<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> i32 {
     let killed = kill_value(e, pos, m);
     let first = match captured(pos, m) {
         Some(victim) if m.kind() == MoveKind::EnPassant => return e.value(victim),
@@ -109,7 +109,7 @@ pub fn see(e: &Eval, pos: &Position, m: Move) -> i32 {
     let mut side = pos.side_to_move().flip();
     let mut d = 0;
     loop {
-        let them: Bitboard = pos.color_bb(side) & occ;
+        let them: Bitboard<W> = pos.color_bb(side) & occ;
         let att = pos.attackers_to(to, occ, them, side);
         if att.is_empty() || d + 1 >= gain.len() {
             break;
@@ -146,7 +146,7 @@ pub fn see(e: &Eval, pos: &Position, m: Move) -> i32 {
 /// stronger one (in a switch, either piece). Moves that carry a type for other reasons —
 /// combining, splitting, transforming — are not promotions and not tactical.
 #[inline]
-pub fn promotion_gain(e: &Eval, pos: &Position, m: Move) -> i32 {
+pub fn promotion_gain<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> i32 {
     match m.kind() {
         // Asked of every move the search orders: most carry no type, so they are done
         // before any table is read.
@@ -177,14 +177,14 @@ pub fn promotion_gain(e: &Eval, pos: &Position, m: Move) -> i32 {
 
 /// True for captures and promotions that gain material (what quiescence searches).
 #[inline]
-pub fn is_tactical(e: &Eval, pos: &Position, m: Move) -> bool {
+pub fn is_tactical<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> bool {
     captured(pos, m).is_some() || kill_value(e, pos, m) > 0 || promotion_gain(e, pos, m) > 0
 }
 
 /// Ordering score of a capture or promotion: most valuable victim first, then least
 /// valuable attacker; exchanges that lose material go after the quiet moves.
 #[inline]
-pub fn tactical_score(e: &Eval, pos: &Position, m: Move) -> Option<i32> {
+pub fn tactical_score<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> Option<i32> {
     let victim = captured(pos, m);
     let pv = promotion_gain(e, pos, m);
     let killed = kill_value(e, pos, m);

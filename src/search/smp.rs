@@ -5,6 +5,7 @@ use super::skill::{Skill, SKILL_LINES};
 use super::{
     Completed, Control, Counter, Info, Learned, Limits, SearchResult, Shared, Worker, MAX_PLY,
 };
+use crate::core::geometry::Word;
 use crate::core::moves::Move;
 use crate::eval::Eval;
 use crate::position::Position;
@@ -295,8 +296,13 @@ impl Engine {
             .spawn(move || {
                 // A panic anywhere in the search still ends in `Done` with a legal move
                 // and the reason, so that a GUI waiting for `bestmove` is answered.
+                // Boards of up to 64 squares are searched in u64 bitboards.
                 match catch_unwind(AssertUnwindSafe(|| {
-                    run(root.clone(), shared, threads, skill, &mut *listener)
+                    if root.fits::<u64>() {
+                        run::<u64>(root.clone(), shared, threads, skill, &mut *listener)
+                    } else {
+                        run::<u128>(root.clone(), shared, threads, skill, &mut *listener)
+                    }
                 })) {
                     Ok(r) => r,
                     Err(p) => {
@@ -327,8 +333,9 @@ impl Engine {
 
 /// The main search thread: starts the helpers, iterates, waits for `stop` in infinite
 /// mode (and for `ponderhit` or `stop` when pondering), and picks the move of the
-/// deepest completed iteration (or, weakened, one of its lines).
-fn run(
+/// deepest completed iteration (or, weakened, one of its lines). The threads search
+/// in the word `W`; `root` stays as given for the lines reported.
+fn run<W: Word>(
     root: Position,
     shared: Arc<Shared>,
     threads: usize,
@@ -359,7 +366,7 @@ fn run(
         let mut helpers = Vec::new();
         for id in 1..threads {
             let sh = Arc::clone(&shared);
-            let p = root.clone();
+            let p = root.to_word::<W>();
             let h = std::thread::Builder::new()
                 .name(format!("search-{id}"))
                 .stack_size(STACK_BYTES)
@@ -384,7 +391,7 @@ fn run(
                 Err(_) => break,
             }
         }
-        let mut main = Worker::new(0, root.clone(), Arc::clone(&shared));
+        let mut main = Worker::new(0, root.to_word::<W>(), Arc::clone(&shared));
         main.iterate(&mut |w, depth| {
             // Depths a helper completed while the main thread skipped them still get
             // their line, so a GUI sees every depth.

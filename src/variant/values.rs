@@ -79,7 +79,7 @@ fn reach_permille(bd: &Board, rays: &Rays, pa: &PieceAttacks) -> i32 {
     let Some(centre) = bd.square(bd.files as i32 / 2, bd.ranks as i32 / 2) else {
         return 1000;
     };
-    let mut seen = centre.bb();
+    let mut seen: Bitboard = centre.bb();
     let mut frontier = seen;
     while frontier.any() {
         let mut next = Bitboard::EMPTY;
