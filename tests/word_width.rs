@@ -73,23 +73,29 @@ fn walk_both(start: &Position, plies: usize, rng: &mut Rng) {
     assert_eq!(moves_of(&narrow), moves_of(start));
 }
 
-#[test]
-fn chess_perft_is_the_same_in_u64_and_u128() {
-    for p in suite("chess", "perft/chess.epd", 40) {
+/// Perft to `depth` of the suite's first `n` positions, in both words.
+fn perft_agrees(variant: &str, file: &str, n: usize, depth: u32) {
+    for p in suite(variant, file, n) {
         let mut wide = p.clone();
         let mut narrow = p.to_word::<u64>();
-        assert_eq!(perft(&mut wide, 3), perft(&mut narrow, 3), "{}", p.fen());
+        assert_eq!(
+            perft(&mut wide, depth),
+            perft(&mut narrow, depth),
+            "{}",
+            p.fen()
+        );
     }
+}
+
+#[test]
+fn chess_perft_is_the_same_in_u64_and_u128() {
+    perft_agrees("chess", "perft/chess.epd", 40, 3);
 }
 
 #[test]
 fn combined_arms_kills_are_the_same_in_u64_and_u128() {
     // Rifle shots and armor paths: shifts and floods in the narrow word.
-    for p in suite("combined-arms", "perft/combined-arms.epd", 17) {
-        let mut wide = p.clone();
-        let mut narrow = p.to_word::<u64>();
-        assert_eq!(perft(&mut wide, 2), perft(&mut narrow, 2), "{}", p.fen());
-    }
+    perft_agrees("combined-arms", "perft/combined-arms.epd", 17, 2);
 }
 
 #[test]
