@@ -1,7 +1,7 @@
 //! The machine word a bitboard is made of.
 //!
-//! Boards of up to 64 squares (chess, Combined Arms, most small variants) fit in a `u64`,
-//! whose popcount, bit scans and shifts are single instructions; larger boards need a
+//! Boards of up to 64 squares (8x8, 9x7, 6x6, ...) fit in a `u64`, whose popcount,
+//! bit scans and shifts are single instructions; larger boards need a
 //! `u128`, where each of those is two or three. Position, move generation, evaluation,
 //! perft and search are written once over [`Word`] and compiled for both, so an 8x8 game
 //! never pays for the 10x10 layout. Squares are numbered the same way at both widths
