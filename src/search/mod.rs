@@ -309,7 +309,7 @@ impl Frame {
 }
 
 /// One search thread.
-pub(crate) struct Worker<W: Word = u128> {
+pub(crate) struct Worker<W: Word> {
     /// 0 for the main thread.
     pub id: usize,
     /// The position searched (made and unmade in place).
