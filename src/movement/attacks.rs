@@ -315,6 +315,27 @@ impl PlainRides {
         }
         Bitboard(out)
     }
+
+    /// [`PlainRides::reach`] and [`PlainRides::second`] in one walk of the masks, for
+    /// a piece that moves and hops along the same rays (each ray's blockers found once).
+    #[inline(always)]
+    fn reach_and_second<W: Word>(&self, i: usize, occ: Bitboard<W>) -> (Bitboard<W>, Bitboard<W>) {
+        let m = &self.masks[i * self.k..(i + 1) * self.k];
+        let (mut reach, mut second) = (W::ZERO, W::ZERO);
+        for r in &m[..self.up] {
+            let r = r.narrow::<W>().0;
+            let b = r & occ.0;
+            reach |= r & cut(b, true);
+            second |= second_blocker(b, true);
+        }
+        for r in &m[self.up..] {
+            let r = r.narrow::<W>().0;
+            let b = r & occ.0;
+            reach |= r & cut(b, false);
+            second |= second_blocker(b, false);
+        }
+        (Bitboard(reach), Bitboard(second))
+    }
 }
 
 /// The rides and hops of a cannon-like piece (see [`PieceAttacks::hopper`]).
@@ -324,6 +345,9 @@ struct HopperRides {
     moves: PlainRides,
     /// The capture-only hops, each cut to its range.
     hops: PlainRides,
+    /// The hops run along exactly the rides' rays (the cannon: `mRcpR`), so one walk
+    /// of the masks serves both.
+    same: bool,
 }
 
 /// Adds `atom` (a leap, lame when `via` is given) to the set-wise leaps, or gives them
@@ -474,10 +498,10 @@ impl PieceAttacks {
             && pa.rides.iter().all(|r| r.mode == Mode::Move && all(r))
             && pa.hops.iter().all(|h| h.mode == Mode::Capture && all(h))
         {
-            pa.hopper = Some(HopperRides {
-                moves: PlainRides::build(rays, pa.rides.iter()),
-                hops: PlainRides::build(rays, pa.hops.iter()),
-            });
+            let moves = PlainRides::build(rays, pa.rides.iter());
+            let hops = PlainRides::build(rays, pa.hops.iter());
+            let same = moves.k == hops.k && moves.up == hops.up && moves.masks == hops.masks;
+            pa.hopper = Some(HopperRides { moves, hops, same });
         }
         pa.set_leaps = set_leaps;
         pa.leap_captures_only = pa.lame.iter().all(|a| !a.mode.captures())
@@ -621,9 +645,14 @@ impl PieceAttacks {
         let i = from.idx();
         let region = self.region.narrow();
         if let Some(h) = &self.hopper {
+            let (reach, second) = if h.same {
+                h.moves.reach_and_second(i, occ)
+            } else {
+                (h.moves.reach(i, occ), h.hops.second(i, occ))
+            };
             let mut tg = Targets {
-                quiet: (self.leap_move[i].narrow() | h.moves.reach(i, occ)) & !occ,
-                capture: (self.leap_capture[i].narrow() & occ) | h.hops.second(i, occ),
+                quiet: (self.leap_move[i].narrow() | reach) & !occ,
+                capture: (self.leap_capture[i].narrow() & occ) | second,
             };
             self.add_lame_and_rides(&[], rays, from, occ, &mut tg);
             return Targets {
