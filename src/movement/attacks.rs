@@ -224,6 +224,9 @@ pub struct PieceAttacks {
     /// only captures, from every square): both laid out per square, for
     /// [`PieceAttacks::targets_general`].
     hopper: Option<HopperRides>,
+    /// Per square, the first-step squares of every bent ride from it (empty without
+    /// bent rides): where all are occupied no bent ride goes anywhere.
+    bent_mids: Vec<Bitboard>,
     /// Every capture is a leap: the capture targets are `leap_capture` on any occupancy.
     leap_captures_only: bool,
     /// Set when the piece only leaps (lame leaps included), each step once: its leaps
@@ -410,6 +413,7 @@ impl PieceAttacks {
             region: board.all,
             plain: None,
             hopper: None,
+            bent_mids: Vec::new(),
             odd_rides: Vec::new(),
             leap_captures_only: false,
             set_leaps: None,
@@ -502,6 +506,14 @@ impl PieceAttacks {
             let hops = PlainRides::build(rays, pa.hops.iter());
             let same = moves.k == hops.k && moves.up == hops.up && moves.masks == hops.masks;
             pa.hopper = Some(HopperRides { moves, hops, same });
+        }
+        if !pa.bents.is_empty() {
+            pa.bent_mids = vec![Bitboard::EMPTY; SQUARE_SLOTS];
+            for b in &pa.bents {
+                for s in b.valid.iter() {
+                    pa.bent_mids[s.idx()].set(b.mid[s.idx()]);
+                }
+            }
         }
         pa.set_leaps = set_leaps;
         pa.leap_captures_only = pa.lame.iter().all(|a| !a.mode.captures())
@@ -681,7 +693,11 @@ impl PieceAttacks {
                 capture |= t.capture;
             }
         }
-        for ba in &self.bents {
+        let bents = match self.bent_mids.get(i) {
+            Some(mids) if (mids.narrow() & !occ).any() => &self.bents[..],
+            _ => &[],
+        };
+        for ba in bents {
             if !ba.valid.has(from) {
                 continue;
             }
