@@ -17,12 +17,16 @@ pub fn compile(
     given: &[Option<i32>],
     attacks: &[PieceAttacks],
 ) {
-    let mob = mobility_table(board, rays, attacks);
+    // Sampled only when some value is left to derive: every start-up pays for it.
+    let mut mob = None;
     for (t, def) in pieces.iter_mut().enumerate() {
         def.value = match given[t] {
             _ if def.royal => 0,
             Some(x) => x,
-            None => derived_value((board, rays), def, &attacks[t], &mob[t]),
+            None => {
+                let mob = mob.get_or_insert_with(|| mobility_table(board, rays, attacks));
+                derived_value((board, rays), def, &attacks[t], &mob[t])
+            }
         };
     }
 }
