@@ -346,11 +346,10 @@ impl PlainRides {
 struct HopperRides {
     /// The move-only rides.
     moves: PlainRides,
-    /// The capture-only hops, each cut to its range.
-    hops: PlainRides,
-    /// The hops run along exactly the rides' rays (the cannon: `mRcpR`), so one walk
-    /// of the masks serves both.
-    same: bool,
+    /// The capture-only hops, each cut to its range; None where they run along
+    /// exactly the rides' rays (the cannon: `mRcpR`), so one walk of the masks serves
+    /// both.
+    hops: Option<PlainRides>,
 }
 
 /// Adds `atom` (a leap, lame when `via` is given) to the set-wise leaps, or gives them
@@ -505,7 +504,10 @@ impl PieceAttacks {
             let moves = PlainRides::build(rays, pa.rides.iter());
             let hops = PlainRides::build(rays, pa.hops.iter());
             let same = moves.k == hops.k && moves.up == hops.up && moves.masks == hops.masks;
-            pa.hopper = Some(HopperRides { moves, hops, same });
+            pa.hopper = Some(HopperRides {
+                moves,
+                hops: (!same).then_some(hops),
+            });
         }
         if !pa.bents.is_empty() {
             pa.bent_mids = vec![Bitboard::EMPTY; SQUARE_SLOTS];
@@ -657,10 +659,9 @@ impl PieceAttacks {
         let i = from.idx();
         let region = self.region.narrow();
         if let Some(h) = &self.hopper {
-            let (reach, second) = if h.same {
-                h.moves.reach_and_second(i, occ)
-            } else {
-                (h.moves.reach(i, occ), h.hops.second(i, occ))
+            let (reach, second) = match &h.hops {
+                None => h.moves.reach_and_second(i, occ),
+                Some(hops) => (h.moves.reach(i, occ), hops.second(i, occ)),
             };
             let mut tg = Targets {
                 quiet: (self.leap_move[i].narrow() | reach) & !occ,
