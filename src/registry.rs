@@ -259,8 +259,41 @@ fn resolve(
 /// Compiles a built-in table, which extends nothing, straight from its text: every
 /// process that names a game pays for this start-up, and a generic TOML table between
 /// the text and the structure is one more pass over every weight (about 6% of it).
-fn compile_builtin(text: &str, origin: &str) -> Result<Arc<Variant>, VariantError> {
-    compile_file(parse(text, origin)?, origin)
+/// Its `[eval]` sections, when they close the text, are left for the first evaluation:
+/// fitted weights are most of a table, and perft or a move listing never reads them.
+fn compile_builtin(text: &'static str, origin: &str) -> Result<Arc<Variant>, VariantError> {
+    let (rules, eval) = split_eval(text);
+    let mut v = Variant::compile(parse(rules, origin)?, origin)?;
+    if let Some(eval) = eval {
+        v.defer_eval(eval);
+    }
+    check_start(v.shared(), origin)
+}
+
+/// A table's text cut where its `[eval]` sections begin, when nothing else follows
+/// them (else the whole text and None).
+fn split_eval(text: &str) -> (&str, Option<&str>) {
+    let mut at = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        // A header names a table (`[name]`, `[[name]]`); an array's row opens with a
+        // number or a string.
+        let head = line.trim_start();
+        let name = head.strip_prefix("[[").or_else(|| head.strip_prefix('['));
+        if name.is_some_and(|n| n.starts_with(|c: char| c.is_ascii_alphabetic())) {
+            let is_eval = head.starts_with("[eval]") || head.starts_with("[eval.");
+            match (at, is_eval) {
+                (None, true) => at = Some(offset),
+                (Some(_), false) => return (text, None),
+                _ => {}
+            }
+        }
+        offset += line.len();
+    }
+    match at {
+        Some(i) => (&text[..i], Some(&text[i..])),
+        None => (text, None),
+    }
 }
 
 /// Parses a table's text into `T`, a syntax error told against the text's own lines.
@@ -285,11 +318,58 @@ fn compile_table(table: toml::Table, origin: &str) -> Result<Arc<Variant>, Varia
 
 /// Compiles a deserialized table and checks its start FEN as a position.
 fn compile_file(file: VariantFile, origin: &str) -> Result<Arc<Variant>, VariantError> {
-    let v = Arc::new(Variant::compile(file, origin)?);
+    check_start(Variant::compile(file, origin)?.shared(), origin)
+}
+
+/// Checks a compiled variant's start FEN as a position.
+fn check_start(v: Arc<Variant>, origin: &str) -> Result<Arc<Variant>, VariantError> {
     Position::from_fen(&v, &v.start_fen).map_err(|e| VariantError::Value {
         origin: origin.to_string(),
         key: "start".into(),
         msg: e.to_string(),
     })?;
     Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eval_sections_that_close_a_table_are_cut_off() {
+        let text = "name = \"x\"\n[[piece]]\nletter = \"K\"\n[eval]\ntempo = [1, 2]\n[eval.piece.K]\nhand = [0, 0]\n";
+        let (rules, eval) = split_eval(text);
+        assert_eq!(rules, "name = \"x\"\n[[piece]]\nletter = \"K\"\n");
+        assert_eq!(
+            eval,
+            Some("[eval]\ntempo = [1, 2]\n[eval.piece.K]\nhand = [0, 0]\n")
+        );
+        // A section after the weights keeps the table whole.
+        let mixed = "[eval]\ntempo = [1, 2]\n[search]\nnull_move = false\n";
+        assert_eq!(split_eval(mixed), (mixed, None));
+        assert_eq!(split_eval("[[piece]]\n"), ("[[piece]]\n", None));
+    }
+
+    /// The weights a built-in table's evaluation reads are the same whether its `[eval]`
+    /// sections were compiled with the rest of the table or on first use.
+    #[test]
+    fn deferred_eval_sections_compile_as_the_whole_table_would() {
+        for (name, text) in TABLES {
+            let origin = format!("tables/{name}.toml");
+            let lazy = compile_builtin(text, &origin).unwrap();
+            let whole = compile_file(parse(text, &origin).unwrap(), &origin).unwrap();
+            assert_eq!(
+                format!("{:?}", lazy.eval()),
+                format!("{:?}", whole.eval()),
+                "{name}"
+            );
+            // Nothing but the weights is left for later.
+            let (rules, eval) = split_eval(text);
+            assert_eq!(eval.is_some(), text.contains("\n[eval]"), "{name}");
+            let mut all: VariantFile = parse(text, &origin).unwrap();
+            all.eval = None;
+            let head: VariantFile = parse(rules, &origin).unwrap();
+            assert_eq!(format!("{head:?}"), format!("{all:?}"), "{name}");
+        }
+    }
 }

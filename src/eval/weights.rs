@@ -161,7 +161,7 @@ impl Weights {
     /// The weights of a game: derived defaults with its `[eval]` section laid over them.
     pub fn of(va: &Arc<Variant>) -> Weights {
         let mut w = Weights::derived(va);
-        w.apply(&va.eval);
+        w.apply(va.eval());
         w
     }
 

@@ -18,6 +18,8 @@ use crate::rules::{
     RuleError,
 };
 
+use std::sync::OnceLock;
+
 impl Variant {
     /// Compiles a parsed table (its `extends`, if any, already resolved); `origin` names
     /// the table in errors.
@@ -184,7 +186,8 @@ impl Variant {
                 lmr: file.search.lmr,
                 bench: file.search.bench,
             },
-            eval,
+            eval: OnceLock::from(eval),
+            eval_text: None,
         })
     }
 }

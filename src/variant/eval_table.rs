@@ -182,6 +182,20 @@ pub struct EvalPiece {
     pub pst_eg: Option<Vec<i32>>,
 }
 
+/// A table's `[eval]` sections alone, as text (what [`compile_text`] reads).
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct EvalOnly {
+    #[serde(default)]
+    eval: Option<EvalFile>,
+}
+
+/// [`compile`] from the text of a table's `[eval]` sections; the error is one line.
+pub fn compile_text(text: &str, board: &Board, letters: &[char]) -> Result<EvalTable, String> {
+    let only: EvalOnly = toml::from_str(text).map_err(|e| e.message().to_string())?;
+    compile(only.eval.as_ref(), board, letters).map_err(|(key, msg)| format!("{key}: {msg}"))
+}
+
 /// Checks `[eval]` against the board and the letters; errors name the key.
 pub fn compile(
     file: Option<&EvalFile>,

@@ -18,7 +18,7 @@ use crate::rules::occupy::OccupyRules;
 use crate::rules::promotion::{Becomes, Promotion};
 use crate::rules::stacking::Stacking;
 use crate::rules::switch::SwitchRule;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 pub use table::{PieceFile, SearchFile, VariantFile};
 
@@ -131,8 +131,12 @@ pub struct Variant {
     pub en_passant: bool,
     /// The `[search]` section.
     pub search: SearchRules,
-    /// The `[eval]` section: weights set over the derived ones.
-    pub eval: eval_table::EvalTable,
+    /// The `[eval]` section: weights set over the derived ones (see [`Variant::eval`]).
+    eval: OnceLock<eval_table::EvalTable>,
+    /// A built-in table's `[eval]` text, compiled into `eval` when first asked for:
+    /// fitted weights are most of a table's text, and perft and move listing never
+    /// read them.
+    eval_text: Option<&'static str>,
 }
 
 /// Why a variant table could not be used.
@@ -181,5 +185,30 @@ impl Variant {
     /// Wraps the variant for sharing between positions and threads.
     pub fn shared(self) -> Arc<Variant> {
         Arc::new(self)
+    }
+
+    /// The `[eval]` section's weights, compiled on first use for a built-in table.
+    pub fn eval(&self) -> &eval_table::EvalTable {
+        self.eval.get_or_init(|| {
+            let text = self.eval_text.unwrap_or("");
+            eval_table::compile_text(text, &self.board, &self.letters()).unwrap_or_else(|e| {
+                // Only a built-in table's own text gets here, and a test compiles each
+                // one; should one still fail, the derived weights stand in.
+                eprintln!("tenfold: {}: [eval]: {e}; derived weights used", self.name);
+                eval_table::compile(None, &self.board, &self.letters()).unwrap_or_default()
+            })
+        })
+    }
+
+    /// Leaves `text`, the `[eval]` sections of the table this variant was compiled
+    /// from without them, to be compiled by [`Variant::eval`] when first asked for.
+    pub(crate) fn defer_eval(&mut self, text: &'static str) {
+        self.eval = OnceLock::new();
+        self.eval_text = Some(text);
+    }
+
+    /// The FEN letter of every type, in type order.
+    fn letters(&self) -> Vec<char> {
+        self.pieces.iter().map(|p| p.letter).collect()
     }
 }
