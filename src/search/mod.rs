@@ -7,6 +7,7 @@
 //! `null_move`, `lmr`) and by what is on the board (no null move without pieces).
 
 pub mod correction;
+pub mod eval_cache;
 pub mod history;
 pub mod ordering;
 pub mod report;
@@ -23,6 +24,7 @@ use crate::eval::Eval;
 use crate::position::Position;
 use crate::tt::{is_stored_move, Bound, Hit, TranspositionTable, NO_EVAL};
 use correction::{pawn_key, Correction};
+use eval_cache::EvalCache;
 use history::{ContIndex, Histories, NO_CONT};
 use ordering::{
     captured, is_tactical, kill_value, moving_piece, promotion_gain, see, tactical_score, KILLER,
@@ -197,8 +199,11 @@ pub(crate) struct Shared {
 pub(crate) struct Learned {
     /// The variant it was learnt in (types and squares index the tables).
     variant: Arc<crate::variant::Variant>,
+    /// The evaluation the cache holds results of.
+    eval: Arc<Eval>,
     hist: Histories,
     corr: Correction,
+    evals: EvalCache,
 }
 
 impl Shared {
@@ -321,6 +326,8 @@ pub(crate) struct Worker<W: Word> {
     hist: Histories,
     /// What the static evaluation has missed per pawn structure, this search.
     corr: Correction,
+    /// Static evaluations of positions seen before.
+    eval_cache: EvalCache,
     /// The continuation index of the move made at each ply ([`NO_CONT`] for a null move).
     conts: [ContIndex; MAX_PLY + 2],
     frames: Vec<Frame>,
@@ -366,11 +373,20 @@ impl<W: Word> Worker<W> {
                 .and_then(Option::take)
                 .filter(|k| Arc::ptr_eq(&k.variant, pos.variant()))
         };
-        let (hist, corr) = match kept {
-            Some(k) => (k.hist, k.corr),
+        let (hist, corr, eval_cache) = match kept {
+            Some(k) => {
+                // The cache holds one evaluation's results: other weights, another cache.
+                let ev = if Arc::ptr_eq(&k.eval, &shared.eval) {
+                    k.evals
+                } else {
+                    EvalCache::default()
+                };
+                (k.hist, k.corr, ev)
+            }
             None => (
                 Histories::new(pos.variant().pieces.len(), pos.variant().board.squares()),
                 Correction::default(),
+                EvalCache::default(),
             ),
         };
         Worker {
@@ -380,6 +396,7 @@ impl<W: Word> Worker<W> {
             shared,
             hist,
             corr,
+            eval_cache,
             conts: [NO_CONT; MAX_PLY + 2],
             frames: (0..MAX_PLY + 2)
                 .map(|_| Frame {
@@ -415,6 +432,8 @@ impl<W: Word> Worker<W> {
             shared,
             hist,
             corr,
+            eval_cache,
+            eval,
             ..
         } = self;
         let mut l = shared.learned.lock().unwrap_or_else(|e| e.into_inner());
@@ -423,8 +442,10 @@ impl<W: Word> Worker<W> {
         }
         l[id] = Some(Learned {
             variant: Arc::clone(pos.variant()),
+            eval,
             hist,
             corr,
+            evals: eval_cache,
         });
     }
 
@@ -690,6 +711,18 @@ impl<W: Word> Worker<W> {
         self.eval.evaluate(&self.pos)
     }
 
+    /// The static evaluation of the node with key `key`, from this thread's cache when
+    /// it was evaluated before.
+    #[inline]
+    fn evaluate_cached(&mut self, key: u64) -> i32 {
+        if let Some(e) = self.eval_cache.get(key) {
+            return e;
+        }
+        let e = self.evaluate();
+        self.eval_cache.put(key, e);
+        e
+    }
+
     /// A static evaluation with this search's correction for its pawn structure (`pkey`);
     /// `NO_EVAL` stays as it is.
     #[inline]
@@ -781,7 +814,7 @@ impl<W: Word> Worker<W> {
         } else if tt_eval != NO_EVAL {
             tt_eval
         } else {
-            self.evaluate()
+            self.evaluate_cached(key)
         };
         let eval = self.corrected(raw, pkey);
         self.evals[ply] = eval;
@@ -1079,7 +1112,7 @@ impl<W: Word> Worker<W> {
         } else if tt_eval != NO_EVAL {
             tt_eval
         } else {
-            self.evaluate()
+            self.evaluate_cached(key)
         };
         let stand = if in_check {
             NO_EVAL
