@@ -26,6 +26,7 @@
 //! so what is tuned is exactly what is played.
 
 pub mod explain;
+pub mod pawns;
 pub mod trace;
 pub mod weights;
 
@@ -33,6 +34,8 @@ use crate::core::geometry::{Bitboard, Square, Word, SQUARE_SLOTS};
 use crate::core::moves::{Color, PieceType, MAX_PIECE_TYPES};
 use crate::position::Position;
 use crate::variant::Variant;
+use pawns::PawnFacts;
+pub use pawns::{pawn_key, PawnCache};
 use std::sync::Arc;
 pub use weights::{Layout, Weights};
 
@@ -93,6 +96,8 @@ pub struct Eval {
     checker_types: u32,
     pawn_mask: u32,
     royal_mask: u32,
+    /// The pawn facts may be cached (see [`pawns`]).
+    pawn_cache_ok: bool,
     /// Per colour and square: files f-1..f+1 ahead of a pawn (an enemy pawn there stops
     /// it being passed).
     front_span: [Box<[Bitboard; SQUARE_SLOTS]>; 2],
@@ -139,6 +144,18 @@ struct Score<'a> {
     /// Per side: weighted attacks on its royal zone (quarters), and attacking pieces.
     danger: [i32; 2],
     attackers: [i32; 2],
+}
+
+impl<'a> Score<'a> {
+    fn new(e: &'a Eval) -> Score<'a> {
+        Score {
+            e,
+            mg: [0; 2],
+            eg: [0; 2],
+            danger: [0; 2],
+            attackers: [0; 2],
+        }
+    }
 }
 
 impl Sink for Score<'_> {
@@ -338,6 +355,11 @@ impl Eval {
             scalars,
             weights: w,
             pawn_mask: v.pawn_mask,
+            pawn_cache_ok: (v.pawn_mask.count_ones() as usize) <= pawns::CACHED_TYPES
+                && (0..n).all(|t| {
+                    v.pawn_mask >> t & 1 == 0
+                        || v.attacks.iter().all(|a| a[t].captures_only_by_leaps())
+                }),
             royal_mask: v.royal_mask,
             front_span,
             file_ahead,
@@ -465,17 +487,33 @@ impl Eval {
 
     /// The score of the position for the side to move, in centipawns.
     pub fn evaluate<W: Word>(&self, pos: &Position<W>) -> i32 {
-        let mut s = Score {
-            e: self,
-            mg: [0; 2],
-            eg: [0; 2],
-            danger: [0; 2],
-            attackers: [0; 2],
-        };
+        let mut s = Score::new(self);
+        let f = self.pawn_walk(pos, &mut s);
+        self.finish(pos, s, &f)
+    }
+
+    /// [`Eval::evaluate`], with the pawn facts of `pos` (pawn key `key`, see
+    /// [`pawn_key`]) taken from `cache` when it holds them.
+    pub fn evaluate_cached<W: Word>(
+        &self,
+        pos: &Position<W>,
+        key: u64,
+        cache: &mut PawnCache<W>,
+    ) -> i32 {
+        if !self.pawn_cache_ok {
+            return self.evaluate(pos);
+        }
+        let mut s = Score::new(self);
+        let f = self.cached_pawns(pos, key, cache, &mut s.mg, &mut s.eg);
+        self.finish(pos, s, f)
+    }
+
+    /// The score for the side to move, from the pawns' terms in `s` and their facts `f`.
+    fn finish<W: Word>(&self, pos: &Position<W>, mut s: Score, f: &PawnFacts<W>) -> i32 {
         if self.threats_on {
-            self.walk::<_, _, true>(pos, &mut s);
+            self.walk_rest::<_, _, true>(pos, &mut s, f);
         } else {
-            self.walk::<_, _, false>(pos, &mut s);
+            self.walk_rest::<_, _, false>(pos, &mut s, f);
         }
         let [scale, cap] = self.weights.royal_danger;
         for c in 0..2 {
@@ -497,16 +535,22 @@ impl Eval {
     // A type indexes the position, the attack tables and several weight tables at once.
     #[allow(clippy::needless_range_loop)]
     pub fn walk<W: Word, S: Sink, const THREATS: bool>(&self, pos: &Position<W>, sink: &mut S) {
+        let f = self.pawn_walk(pos, sink);
+        self.walk_rest::<W, S, THREATS>(pos, sink, &f);
+    }
+
+    /// Everything [`Eval::walk`] reports but the pawns' own terms, given their facts `f`.
+    // A type indexes the position, the attack tables and several weight tables at once.
+    #[allow(clippy::needless_range_loop)]
+    fn walk_rest<W: Word, S: Sink, const THREATS: bool>(
+        &self,
+        pos: &Position<W>,
+        sink: &mut S,
+        f: &PawnFacts<W>,
+    ) {
         let v = &**pos.variant();
         let occ = pos.occupied();
-        let mut pawns = [Bitboard::EMPTY; 2];
-        let mut m = self.pawn_mask;
-        while m != 0 {
-            let t = m.trailing_zeros() as PieceType;
-            m &= m - 1;
-            pawns[0] |= pos.pieces(t, Color::White);
-            pawns[1] |= pos.pieces(t, Color::Black);
-        }
+        let pawns = f.pawns;
         let royal_sq = [pos.royals(Color::White), pos.royals(Color::Black)];
         let zones = [
             royal_sq[0]
@@ -518,22 +562,9 @@ impl Eval {
         ];
         // Mobility counts only squares no enemy pawn-rule piece attacks: a piece that can
         // only go where a pawn takes it is not mobile there.
-        let mut pawn_att = [Bitboard::EMPTY; 2];
-        let everywhere = v.board.all.narrow::<W>();
-        let mut m = self.pawn_mask;
-        while m != 0 {
-            let t = m.trailing_zeros() as PieceType;
-            m &= m - 1;
-            for c in Color::BOTH {
-                let pa = &v.attacks[c.idx()][t as usize];
-                for sq in pos.pieces(t, c).iter() {
-                    pawn_att[c.idx()] |= pa.capture_targets(&v.rays, sq, everywhere);
-                }
-            }
-        }
+        let pawn_att = f.attacks;
         // With THREATS: per side and type, the occupied squares its pieces attack.
         let mut att = [[Bitboard::EMPTY; MAX_PIECE_TYPES]; 2];
-        let shape = self.shape_on || sink.wants_all();
         let passer = self.passer_on || sink.wants_all();
         // For the weak squares of the royal zones: per side, every square its pieces
         // attack, and those its non-royal pieces guard.
@@ -554,13 +585,32 @@ impl Eval {
             let ci = c.idx();
             let own = pos.color_bb(c);
             let enemy_zone = zones[1 - ci];
+            if passer {
+                for sq in f.passed[ci].iter() {
+                    self.passer_terms(pos, occ, ci, sq, &royal_sq, sink);
+                }
+            }
+            let mut pawn_slot = 0;
             for t in 0..self.values.len() {
                 let bb = pos.pieces(t as PieceType, c);
+                if self.pawn_mask >> t & 1 != 0 {
+                    if THREATS {
+                        let pa = &v.attacks[ci][t];
+                        att[ci][t] = if self.pawn_cache_ok {
+                            f.by_type[ci][pawn_slot] & occ
+                        } else {
+                            bb.iter().fold(Bitboard::EMPTY, |a, sq| {
+                                a | pa.capture_targets(&v.rays, sq, occ)
+                            })
+                        };
+                    }
+                    pawn_slot += 1;
+                    continue;
+                }
                 if bb.is_empty() {
                     continue;
                 }
                 let mob_on = sink.wants_mobility(t);
-                let is_pawn = self.pawn_mask >> t & 1 != 0;
                 let is_royal = self.royal_mask >> t & 1 != 0;
                 let pa = &v.attacks[ci][t];
                 let light = outpost_on && self.light_mask >> t & 1 != 0;
@@ -568,31 +618,6 @@ impl Eval {
                     sink.piece(ci, t, sq);
                     if light && self.outpost(ci, sq, &pawns, &pawn_att) {
                         sink.scalar(ci, weights::OUTPOST, 1);
-                    }
-                    if is_pawn {
-                        let s = sq.idx();
-                        if (self.front_span[ci][s].narrow() & pawns[1 - ci]).is_empty() {
-                            sink.passed(ci, sq);
-                            if passer {
-                                self.passer_terms(pos, occ, ci, sq, &royal_sq, sink);
-                            }
-                        }
-                        if shape {
-                            let mine = pawns[ci];
-                            if (self.file_ahead[ci][s].narrow() & mine).any() {
-                                sink.scalar(ci, weights::DOUBLED, 1);
-                            }
-                            if (self.beside_files[s].narrow() & mine).is_empty() {
-                                sink.scalar(ci, weights::ISOLATED, 1);
-                            }
-                            if (self.support[ci][s].narrow() & mine).any() {
-                                sink.scalar(ci, weights::CONNECTED, 1);
-                            }
-                        }
-                        if THREATS {
-                            att[ci][t] |= pa.capture_targets(&v.rays, sq, occ);
-                        }
-                        continue;
                     }
                     if !mob_on && enemy_zone.is_empty() && !THREATS && !reach_on {
                         continue;

@@ -577,6 +577,12 @@ impl PieceAttacks {
             && self.lame.iter().all(|l| !l.mode.captures())
     }
 
+    /// True when the piece captures only by leaps: its capture targets on any board are
+    /// those on a full board, cut to the occupied squares.
+    pub fn captures_only_by_leaps(&self) -> bool {
+        self.leap_captures_only
+    }
+
     /// The squares a piece on `from` captures on, given the occupancy: one table lookup
     /// for a piece that captures only by leaps (pawns, mostly; the evaluation asks for
     /// every one of them at every node).

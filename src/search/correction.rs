@@ -4,9 +4,7 @@
 //! stand pat). An evaluation that misjudges a pawn structure tends to misjudge it the same
 //! way throughout the tree, and this is the cheapest way to notice.
 
-use crate::core::geometry::Word;
 use crate::core::moves::Color;
-use crate::position::Position;
 
 /// Entries per side (a power of two).
 const SIZE: usize = 16_384;
@@ -29,30 +27,7 @@ impl Default for Correction {
     }
 }
 
-/// A key of the squares the pawn-rule pieces of each colour stand on.
-#[inline]
-pub fn pawn_key<W: Word>(pos: &Position<W>) -> u64 {
-    let mut m = pos.variant().pawn_mask;
-    let mut h = 0x243F_6A88_85A3_08D3u64;
-    while m != 0 {
-        let t = m.trailing_zeros() as u8;
-        m &= m - 1;
-        for c in Color::BOTH {
-            // Hashed from the u128 so that a board keys alike in either word.
-            let b = pos.pieces(t, c).wide().0;
-            h = mix(h ^ b as u64) ^ mix((b >> 64) as u64 ^ c.idx() as u64);
-        }
-    }
-    h
-}
-
-/// SplitMix64's finaliser: every input bit moves every output bit.
-#[inline(always)]
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub use crate::eval::pawn_key;
 
 /// The entry of side `c` for pawn key `key`.
 #[inline(always)]
@@ -81,6 +56,7 @@ impl Correction {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Position;
     use crate::registry;
 
     #[test]

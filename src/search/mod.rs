@@ -20,7 +20,7 @@ pub use time::{Limits, TimePlan};
 
 use crate::core::geometry::Word;
 use crate::core::moves::{Move, MoveList, Piece, MAX_MOVES};
-use crate::eval::Eval;
+use crate::eval::{Eval, PawnCache};
 use crate::position::Position;
 use crate::tt::{is_stored_move, Bound, Hit, TranspositionTable, NO_EVAL};
 use correction::{pawn_key, Correction};
@@ -328,6 +328,8 @@ pub(crate) struct Worker<W: Word> {
     corr: Correction,
     /// Static evaluations of positions seen before.
     eval_cache: EvalCache,
+    /// Pawn structures seen before, with what the evaluation found in them.
+    pawn_cache: PawnCache<W>,
     /// The continuation index of the move made at each ply ([`NO_CONT`] for a null move).
     conts: [ContIndex; MAX_PLY + 2],
     frames: Vec<Frame>,
@@ -397,6 +399,7 @@ impl<W: Word> Worker<W> {
             hist,
             corr,
             eval_cache,
+            pawn_cache: PawnCache::default(),
             conts: [NO_CONT; MAX_PLY + 2],
             frames: (0..MAX_PLY + 2)
                 .map(|_| Frame {
@@ -711,14 +714,16 @@ impl<W: Word> Worker<W> {
         self.eval.evaluate(&self.pos)
     }
 
-    /// The static evaluation of the node with key `key`, from this thread's cache when
-    /// it was evaluated before.
+    /// The static evaluation of the node with key `key` and pawn key `pkey`, from this
+    /// thread's cache when it was evaluated before.
     #[inline]
-    fn evaluate_cached(&mut self, key: u64) -> i32 {
+    fn evaluate_cached(&mut self, key: u64, pkey: u64) -> i32 {
         if let Some(e) = self.eval_cache.get(key) {
             return e;
         }
-        let e = self.evaluate();
+        let e = self
+            .eval
+            .evaluate_cached(&self.pos, pkey, &mut self.pawn_cache);
         self.eval_cache.put(key, e);
         e
     }
@@ -814,7 +819,7 @@ impl<W: Word> Worker<W> {
         } else if tt_eval != NO_EVAL {
             tt_eval
         } else {
-            self.evaluate_cached(key)
+            self.evaluate_cached(key, pkey)
         };
         let eval = self.corrected(raw, pkey);
         self.evals[ply] = eval;
@@ -1107,17 +1112,18 @@ impl<W: Word> Worker<W> {
             tt_eval = h.eval;
             tt_move = h.mv;
         }
+        let pkey = if in_check { 0 } else { pawn_key(&self.pos) };
         let raw = if in_check {
             NO_EVAL
         } else if tt_eval != NO_EVAL {
             tt_eval
         } else {
-            self.evaluate_cached(key)
+            self.evaluate_cached(key, pkey)
         };
         let stand = if in_check {
             NO_EVAL
         } else {
-            self.corrected(raw, pawn_key(&self.pos))
+            self.corrected(raw, pkey)
         };
         let mut best = -INF;
         if !in_check {

@@ -1,0 +1,244 @@
+//! What the pawn-rule pieces decide on their own — their placement, passed and shape
+//! terms, and the squares they attack — found once per pawn structure and kept in a
+//! per-thread cache. Pawns move seldom, so nearly every evaluation of a search finds its
+//! structure there.
+
+use super::{weights, Eval, Sink};
+use crate::core::geometry::{Bitboard, Word};
+use crate::core::moves::{Color, PieceType};
+use crate::position::Position;
+
+/// Pawn-rule types whose attacks an entry keeps per type (for the threat terms); a
+/// variant with more is evaluated without the cache.
+pub const CACHED_TYPES: usize = 2;
+/// Entries of a thread's cache (a power of two).
+const SIZE: usize = 2048;
+
+/// A key of the squares the pawn-rule pieces of each colour stand on.
+#[inline]
+pub fn pawn_key<W: Word>(pos: &Position<W>) -> u64 {
+    let mut m = pos.variant().pawn_mask;
+    let mut h = 0x243F_6A88_85A3_08D3u64;
+    while m != 0 {
+        let t = m.trailing_zeros() as u8;
+        m &= m - 1;
+        for c in Color::BOTH {
+            // Hashed from the u128 so that a board keys alike in either word.
+            let b = pos.pieces(t, c).wide().0;
+            h = mix(h ^ b as u64) ^ mix((b >> 64) as u64 ^ c.idx() as u64);
+        }
+    }
+    h
+}
+
+/// SplitMix64's finaliser: every input bit moves every output bit.
+#[inline(always)]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// One pawn structure's facts, per side.
+#[derive(Clone, Copy, Default)]
+pub struct PawnFacts<W: Word> {
+    /// The structure's [`pawn_key`]; 0 marks an empty cache entry.
+    key: u64,
+    /// Every pawn-rule piece.
+    pub pawns: [Bitboard<W>; 2],
+    /// Every square they could capture on (on a full board).
+    pub attacks: [Bitboard<W>; 2],
+    /// The passed ones.
+    pub passed: [Bitboard<W>; 2],
+    /// The same per pawn-rule type, in the order of the variant's pawn mask (the first
+    /// [`CACHED_TYPES`]).
+    pub by_type: [[Bitboard<W>; CACHED_TYPES]; 2],
+    /// The weighed placement, passed and shape terms (middlegame, endgame).
+    mg: [i32; 2],
+    eg: [i32; 2],
+}
+
+/// A thread's pawn structures.
+pub struct PawnCache<W: Word> {
+    entries: Box<[PawnFacts<W>]>,
+}
+
+impl<W: Word> Default for PawnCache<W> {
+    fn default() -> Self {
+        PawnCache {
+            entries: vec![PawnFacts::default(); SIZE].into_boxed_slice(),
+        }
+    }
+}
+
+/// Collects the weighed pawn terms of an entry.
+struct Weigh<'a> {
+    e: &'a Eval,
+    mg: [i32; 2],
+    eg: [i32; 2],
+}
+
+impl Sink for Weigh<'_> {
+    fn wants_mobility(&self, _: usize) -> bool {
+        false
+    }
+    fn wants_all(&self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn piece(&mut self, c: usize, t: usize, sq: crate::Square) {
+        let (a, b) = self.e.piece_sq[t][c][sq.idx()];
+        self.mg[c] += a;
+        self.eg[c] += b;
+    }
+    #[inline(always)]
+    fn passed(&mut self, c: usize, sq: crate::Square) {
+        let (a, b) = self.e.passed[c][sq.idx()];
+        self.mg[c] += a;
+        self.eg[c] += b;
+    }
+    fn mobility(&mut self, _: usize, _: usize, _: i32) {}
+    fn hand(&mut self, _: usize, _: usize, _: i32) {}
+    #[inline(always)]
+    fn scalar(&mut self, c: usize, term: usize, n: i32) {
+        let (a, b) = self.e.scalars[term];
+        self.mg[c] += a * n;
+        self.eg[c] += b * n;
+    }
+    fn zone_hits(&mut self, _: usize, _: usize, _: i32) {}
+    fn weak_zone(&mut self, _: usize, _: i32) {}
+    fn typed(&mut self, _: usize, _: usize, _: i32) {}
+}
+
+impl Eval {
+    /// The pawn facts of `pos`, reporting the pawns' own terms to `sink`.
+    // A type indexes the position and several tables at once.
+    #[allow(clippy::needless_range_loop)]
+    pub(super) fn pawn_walk<W: Word, S: Sink>(
+        &self,
+        pos: &Position<W>,
+        sink: &mut S,
+    ) -> PawnFacts<W> {
+        let v = &**pos.variant();
+        let mut f = PawnFacts::<W>::default();
+        let mut m = self.pawn_mask;
+        while m != 0 {
+            let t = m.trailing_zeros() as PieceType;
+            m &= m - 1;
+            f.pawns[0] |= pos.pieces(t, Color::White);
+            f.pawns[1] |= pos.pieces(t, Color::Black);
+        }
+        let everywhere = v.board.all.narrow::<W>();
+        let shape = self.shape_on || sink.wants_all();
+        let mut m = self.pawn_mask;
+        let mut slot = 0;
+        while m != 0 {
+            let t = m.trailing_zeros() as usize;
+            m &= m - 1;
+            for c in Color::BOTH {
+                let ci = c.idx();
+                let pa = &v.attacks[ci][t];
+                let mine = f.pawns[ci];
+                for sq in pos.pieces(t as PieceType, c).iter() {
+                    let a = pa.capture_targets(&v.rays, sq, everywhere);
+                    f.attacks[ci] |= a;
+                    if slot < CACHED_TYPES {
+                        f.by_type[ci][slot] |= a;
+                    }
+                    sink.piece(ci, t, sq);
+                    let s = sq.idx();
+                    if (self.front_span[ci][s].narrow() & f.pawns[1 - ci]).is_empty() {
+                        sink.passed(ci, sq);
+                        f.passed[ci].set(sq);
+                    }
+                    if shape {
+                        if (self.file_ahead[ci][s].narrow() & mine).any() {
+                            sink.scalar(ci, weights::DOUBLED, 1);
+                        }
+                        if (self.beside_files[s].narrow() & mine).is_empty() {
+                            sink.scalar(ci, weights::ISOLATED, 1);
+                        }
+                        if (self.support[ci][s].narrow() & mine).any() {
+                            sink.scalar(ci, weights::CONNECTED, 1);
+                        }
+                    }
+                }
+            }
+            slot += 1;
+        }
+        f
+    }
+
+    /// The pawn facts of `pos` (pawn key `key`), from `cache` or found and stored there,
+    /// their weighed terms added to (`mg`, `eg`).
+    pub(super) fn cached_pawns<'c, W: Word>(
+        &self,
+        pos: &Position<W>,
+        key: u64,
+        cache: &'c mut PawnCache<W>,
+        mg: &mut [i32; 2],
+        eg: &mut [i32; 2],
+    ) -> &'c PawnFacts<W> {
+        // Key 0 marks an empty entry: such a structure is simply found every time.
+        let i = key as usize & (SIZE - 1);
+        if cache.entries[i].key != key || key == 0 {
+            let mut w = Weigh {
+                e: self,
+                mg: [0; 2],
+                eg: [0; 2],
+            };
+            let mut f = self.pawn_walk(pos, &mut w);
+            f.key = key;
+            f.mg = w.mg;
+            f.eg = w.eg;
+            cache.entries[i] = f;
+        }
+        let f = &cache.entries[i];
+        for c in 0..2 {
+            mg[c] += f.mg[c];
+            eg[c] += f.eg[c];
+        }
+        f
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::moves::MoveList;
+    use crate::registry;
+
+    /// The cache gives the evaluation the full walk gives, in every built-in game, along
+    /// a game of pseudo-random moves where pawn structures repeat and change.
+    #[test]
+    fn cached_pawn_facts_evaluate_as_the_full_walk_does() {
+        for name in registry::names() {
+            let v = registry::get(name).unwrap();
+            let e = Eval::new(&v);
+            let mut cache = PawnCache::<u128>::default();
+            let mut pos = Position::startpos(&v);
+            let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+            for ply in 0..120 {
+                let key = pawn_key(&pos);
+                // Twice: once finding the facts, once reading them back.
+                for _ in 0..2 {
+                    assert_eq!(
+                        e.evaluate_cached(&pos, key, &mut cache),
+                        e.evaluate(&pos),
+                        "{name}, ply {ply}: {}",
+                        pos.fen()
+                    );
+                }
+                let mut list = MoveList::new();
+                pos.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                pos.make_move(list.as_slice()[(seed >> 33) as usize % list.len()]);
+            }
+        }
+    }
+}
