@@ -154,6 +154,14 @@ impl Move {
         }
     }
 
+    /// An ordinary move that carries nothing else: no promotion, no kills, no other
+    /// kind (the search asks of every move whether it is a capture or promotion, and most
+    /// are these).
+    #[inline(always)]
+    pub fn is_plain(self) -> bool {
+        self.0 & (0x1FF << 14 | !0u64 << 32) == 0
+    }
+
     /// A drop of a piece type onto `to`.
     #[inline(always)]
     pub fn drop(t: PieceType, to: Square) -> Move {

@@ -175,9 +175,19 @@ pub fn promotion_gain<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> i32 {
     total
 }
 
+/// True for an ordinary move onto an empty square with nothing else to it: no capture,
+/// no promotion, no kill (decided without the tables the full tests read).
+#[inline(always)]
+fn quiet_plain<W: Word>(pos: &Position<W>, m: Move) -> bool {
+    m.is_plain() && pos.piece_on(m.to()).is_none()
+}
+
 /// True for captures and promotions that gain material (what quiescence searches).
 #[inline]
 pub fn is_tactical<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> bool {
+    if quiet_plain(pos, m) {
+        return false;
+    }
     captured(pos, m).is_some() || kill_value(e, pos, m) > 0 || promotion_gain(e, pos, m) > 0
 }
 
@@ -185,6 +195,9 @@ pub fn is_tactical<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> bool {
 /// valuable attacker; exchanges that lose material go after the quiet moves.
 #[inline]
 pub fn tactical_score<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> Option<i32> {
+    if quiet_plain(pos, m) {
+        return None;
+    }
     let victim = captured(pos, m);
     let pv = promotion_gain(e, pos, m);
     let killed = kill_value(e, pos, m);
