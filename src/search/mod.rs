@@ -27,8 +27,8 @@ use correction::{pawn_key, Correction};
 use eval_cache::EvalCache;
 use history::{ContIndex, Histories, NO_CONT};
 use ordering::{
-    captured, is_tactical, kill_value, moving_piece, promotion_gain, see, tactical_score, KILLER,
-    TT_SCORE,
+    captured, is_tactical, keeps_piece_after, kill_value, moving_piece, promotion_gain, see,
+    tactical_score, KILLER, TT_SCORE,
 };
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -1282,11 +1282,8 @@ impl<W: Word> Worker<W> {
 
     /// Whether the quiet move `m`, just made, keeps its piece by exchange (SEE of the
     /// position before it is not negative).
-    fn safe_check(&mut self, m: Move) -> bool {
-        self.pos.unmake_move();
-        let safe = see(&self.eval, &self.pos, m) >= 0;
-        self.pos.make_move(m);
-        safe
+    fn safe_check(&self, m: Move) -> bool {
+        keeps_piece_after(&self.eval, &self.pos, m)
     }
 
     /// Deepest ply of the last iteration.
