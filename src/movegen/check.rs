@@ -323,10 +323,9 @@ impl<W: Word> Position<W> {
     }
 
     /// False only when the move `m`, not yet made, cannot give check: an ordinary move
-    /// whose piece neither lands where its leap reaches an enemy royal nor on, or off,
-    /// any line an attack of the mover's side runs along to one. The search prunes most
-    /// late moves near the leaves unless they check; this spares them the make and
-    /// unmake that [`Position::gave_check`] needs. Everything else answers true.
+    /// of a non-royal piece is judged exactly, as [`Position::gave_check`] would after it;
+    /// everything else answers true. The search prunes most late moves near the leaves
+    /// unless they check; this spares them the make and unmake that `gave_check` needs.
     #[inline]
     pub fn may_give_check(&self, m: Move) -> bool {
         let v = &*self.v;
@@ -351,9 +350,24 @@ impl<W: Word> Position<W> {
         let n = v.board.squares();
         let leaps = &v.attacks[us.idx()][t].leap_capture_rev;
         let (from, to) = (m.from().idx(), m.to().idx());
-        self.royals(us.flip()).iter().any(|k| {
+        let near = self.royals(us.flip()).iter().any(|k| {
             let k = k.idx();
             leaps[k].has(m.to()) || map.along[k * n + to] != 0 || map.along[k * n + from] != 0
-        })
+        });
+        // On a line, but does it check? Found on the board after the move without making
+        // it: the piece's own attack from its new square, and the lines through the two
+        // squares it touched (a rider uncovered, a hopper given or left a screen). A royal
+        // that moves may check by facing, which this does not follow.
+        if !near || v.royal_mask >> t & 1 != 0 {
+            return near;
+        }
+        let occ = (self.occupied() & !m.from().bb()) | m.to().bb();
+        // The mover is left out of the attackers: the board still shows it on `from`.
+        let ours = self.by_color[us.idx()] & !m.from().bb();
+        let own = v.attacks[us.idx()][t].targets(&v.rays, m.to(), occ).capture;
+        let touched = m.from().bb() | m.to().bb();
+        self.royals(us.flip())
+            .iter()
+            .any(|k| own.has(k) || self.attacked_along(k, occ, ours, us, touched))
     }
 }
