@@ -3,7 +3,7 @@
 //! per-thread cache. Pawns move seldom, so nearly every evaluation of a search finds its
 //! structure there.
 
-use super::{weights, Eval, Sink};
+use super::{weights, Eval, Score, Sink};
 use crate::core::geometry::{Bitboard, Word};
 use crate::core::moves::{Color, PieceType};
 use crate::position::Position;
@@ -71,49 +71,8 @@ impl<W: Word> Default for PawnCache<W> {
     }
 }
 
-/// Collects the weighed pawn terms of an entry.
-struct Weigh<'a> {
-    e: &'a Eval,
-    mg: [i32; 2],
-    eg: [i32; 2],
-}
-
-impl Sink for Weigh<'_> {
-    fn wants_mobility(&self, _: usize) -> bool {
-        false
-    }
-    fn wants_all(&self) -> bool {
-        false
-    }
-    #[inline(always)]
-    fn piece(&mut self, c: usize, t: usize, sq: crate::Square) {
-        let (a, b) = self.e.piece_sq[t][c][sq.idx()];
-        self.mg[c] += a;
-        self.eg[c] += b;
-    }
-    #[inline(always)]
-    fn passed(&mut self, c: usize, sq: crate::Square) {
-        let (a, b) = self.e.passed[c][sq.idx()];
-        self.mg[c] += a;
-        self.eg[c] += b;
-    }
-    fn mobility(&mut self, _: usize, _: usize, _: i32) {}
-    fn hand(&mut self, _: usize, _: usize, _: i32) {}
-    #[inline(always)]
-    fn scalar(&mut self, c: usize, term: usize, n: i32) {
-        let (a, b) = self.e.scalars[term];
-        self.mg[c] += a * n;
-        self.eg[c] += b * n;
-    }
-    fn zone_hits(&mut self, _: usize, _: usize, _: i32) {}
-    fn weak_zone(&mut self, _: usize, _: i32) {}
-    fn typed(&mut self, _: usize, _: usize, _: i32) {}
-}
-
 impl Eval {
     /// The pawn facts of `pos`, reporting the pawns' own terms to `sink`.
-    // A type indexes the position and several tables at once.
-    #[allow(clippy::needless_range_loop)]
     pub(super) fn pawn_walk<W: Word, S: Sink>(
         &self,
         pos: &Position<W>,
@@ -182,11 +141,8 @@ impl Eval {
         // Key 0 marks an empty entry: such a structure is simply found every time.
         let i = key as usize & (SIZE - 1);
         if cache.entries[i].key != key || key == 0 {
-            let mut w = Weigh {
-                e: self,
-                mg: [0; 2],
-                eg: [0; 2],
-            };
+            // The pawns' terms alone, weighed as the search weighs them.
+            let mut w = Score::new(self);
             let mut f = self.pawn_walk(pos, &mut w);
             f.key = key;
             f.mg = w.mg;

@@ -1,8 +1,9 @@
 //! A thread's cache of static evaluations by position key. The transposition table keeps
 //! an evaluation only where a node stores its result, and the nodes that end on the
 //! evaluation alone (a stand-pat cut, reverse futility) store nothing: their next visit
-//! would evaluate again. Storing those in the table instead pushed deeper entries out
-//! (docs/strength.md), so they live here, apart from it.
+//! would evaluate again. Storing them in the table instead was not shown harmless by its
+//! test (docs/strength.md: every such store would push an entry out), so they live here,
+//! apart from it.
 
 /// Entries (a power of two): 128 KB, small enough to stay in a core's L2 cache.
 const SIZE: usize = 16_384;
@@ -12,7 +13,7 @@ const TAG_SHIFT: u32 = 16;
 /// Evaluations by position key, one per entry, the newest kept.
 pub struct EvalCache {
     /// The key's bits above [`TAG_SHIFT`], then the evaluation in the low 16 bits; 0 when
-    /// empty (a key whose tag is 0 is never stored).
+    /// empty (a key whose tag is 0 is never found).
     entries: Box<[u64]>,
 }
 
