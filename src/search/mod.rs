@@ -27,7 +27,7 @@ use correction::{pawn_key, Correction};
 use eval_cache::EvalCache;
 use history::{ContIndex, Histories, NO_CONT};
 use ordering::{
-    captured, is_tactical, keeps_piece_after, kill_value, moving_piece, promotion_gain, see,
+    captured, is_tactical, keeps_piece_after, kill_value, moving_piece, promotion_gain, see_ge,
     tactical_score, KILLER, TT_SCORE,
 };
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -952,9 +952,9 @@ impl<W: Word> Worker<W> {
                         && searched >= (3 + depth * depth) as usize / (2 - improving as usize))
                         || (depth <= 4 && eval != NO_EVAL && eval + 100 + 90 * depth <= alpha)
                         // A quiet move that hands material over by exchange.
-                        || (depth <= 7 && see(&self.eval, &self.pos, m) < -25 * depth * depth);
+                        || (depth <= 7 && !see_ge(&self.eval, &self.pos, m, -25 * depth * depth));
                 } else if depth <= 4 && score < 0 {
-                    prune = see(&self.eval, &self.pos, m) < -60 * depth;
+                    prune = !see_ge(&self.eval, &self.pos, m, -60 * depth);
                 }
             }
             if prune && !self.pos.may_give_check(m) {

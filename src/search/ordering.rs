@@ -86,13 +86,63 @@ fn see_value<W: Word>(e: &Eval, pos: &Position<W>, t: PieceType) -> i32 {
 /// the opponent wins scores what the piece is worth there, negated. Other quiet
 /// moves (drops, castling, switches, stack moves) score 0.
 pub fn see<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> i32 {
+    match start(e, pos, m) {
+        Err(v) => v,
+        Ok(x) => x.play(e, pos, m),
+    }
+}
+
+/// Whether [`see`] of `m` is at least `threshold`, the same answer without playing the
+/// exchange out where its bounds already decide: it ends between the first gain less
+/// the piece left standing on the square and the first gain itself (each side may stop
+/// capturing, the opponent before the mover's piece is lost).
+pub fn see_ge<W: Word>(e: &Eval, pos: &Position<W>, m: Move, threshold: i32) -> bool {
+    match start(e, pos, m) {
+        Err(v) => v >= threshold,
+        Ok(x) => {
+            let high = x.first + x.killed;
+            if high < threshold {
+                false
+            } else if high.min(high - x.on_square) >= threshold {
+                true
+            } else {
+                x.play(e, pos, m) >= threshold
+            }
+        }
+    }
+}
+
+/// An exchange a move opens on its destination.
+struct Opening<W: Word> {
+    /// The value of what the move captures there.
+    first: i32,
+    /// The value of what it kills elsewhere (won whatever follows).
+    killed: i32,
+    /// The occupancy once the move's piece and its kills have left.
+    occ: Bitboard<W>,
+    /// The value of the piece the move leaves on its destination.
+    on_square: i32,
+}
+
+impl<W: Word> Opening<W> {
+    /// The exchange played out: [`see`]'s value.
+    fn play(&self, e: &Eval, pos: &Position<W>, m: Move) -> i32 {
+        // What was killed in passing stays won, whatever happens on the destination.
+        let side = pos.side_to_move().flip();
+        exchange(e, pos, m.to(), self.occ, self.first, self.on_square, side) + self.killed
+    }
+}
+
+/// The exchange `m` opens, or `Err` with [`see`]'s value when it opens none.
+#[inline]
+fn start<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> Result<Opening<W>, i32> {
     let killed = kill_value(e, pos, m);
     let first = match captured(pos, m) {
-        Some(victim) if m.kind() == MoveKind::EnPassant => return e.value(victim),
+        Some(victim) if m.kind() == MoveKind::EnPassant => return Err(e.value(victim)),
         Some(victim) => see_value(e, pos, victim),
         // A shot that does not move has no exchange on its own square to start.
         None if m.kind() == MoveKind::Normal && m.from() != m.to() => 0,
-        None => return killed,
+        None => return Err(killed),
     };
     let mut occ = pos.occupied();
     occ.clear(m.from());
@@ -103,16 +153,12 @@ pub fn see<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> i32 {
         Some(p) => see_value(e, pos, p),
         None => see_value(e, pos, mover(pos, m)),
     };
-    // What was killed in passing stays won, whatever happens on the destination.
-    exchange(
-        e,
-        pos,
-        m.to(),
-        occ,
+    Ok(Opening {
         first,
+        killed,
+        occ,
         on_square,
-        pos.side_to_move().flip(),
-    ) + killed
+    })
 }
 
 /// Whether the plain move `m`, just made, keeps its piece by exchange: [`see`] of `m`
@@ -244,7 +290,7 @@ pub fn tactical_score<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> Option<i
     let vv = victim.map_or(0, |t| e.value(t)) + killed;
     let av = see_value(e, pos, mover(pos, m));
     let mvv = (vv + pv) * 16 - av.min(4000) / 8;
-    if victim.is_some() && av > vv && see(e, pos, m) < 0 {
+    if victim.is_some() && av > vv && !see_ge(e, pos, m, 0) {
         return Some(BAD_CAPTURE + mvv);
     }
     Some(GOOD_CAPTURE + mvv)
@@ -316,6 +362,44 @@ mod tests {
                         p.move_to_string(m),
                         p.fen()
                     );
+                    tried += 1;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                p.make_move(list.as_slice()[(seed >> 33) as usize % list.len()]);
+            }
+        }
+        assert!(tried > 10_000, "{tried} moves");
+    }
+
+    /// The threshold test answers as the full exchange does, for every move along
+    /// pseudo-random games of every built-in variant and thresholds around its value.
+    #[test]
+    fn see_ge_agrees_with_the_exchange_played_out() {
+        let mut tried = 0;
+        for name in registry::names() {
+            let v = registry::get(name).unwrap();
+            let e = Eval::new(&v);
+            let mut p = Position::startpos(&v);
+            let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+            for _ in 0..120 {
+                let mut list = crate::core::moves::MoveList::new();
+                p.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                for &m in list.iter() {
+                    let s = see(&e, &p, m);
+                    for t in [s - 1, s, s + 1, 0, -100, -400, -1225, 300] {
+                        assert_eq!(
+                            see_ge(&e, &p, m, t),
+                            s >= t,
+                            "{name}: {} (see {s}) against {t} in {}",
+                            p.move_to_string(m),
+                            p.fen()
+                        );
+                    }
                     tried += 1;
                 }
                 seed = seed
