@@ -17,7 +17,7 @@ impl<W: Word> Position<W> {
             let t = m.trailing_zeros() as usize;
             m &= m - 1;
             for from in self.pieces(t as PieceType, us) {
-                let hits = v.attacks[us.idx()][t].leap_capture[from.idx()].narrow() & self.ep;
+                let hits = v.attacks[us.idx()][t].leap_capture(from.idx()).narrow() & self.ep;
                 for to in hits {
                     let mv = Move::new(from, to, MoveKind::EnPassant);
                     if !verify || self.leaves_royals_safe(mv) {

@@ -194,14 +194,20 @@ pub struct BentAtom {
     pub mode: Mode,
 }
 
+/// A square's leap moves and leap captures, aligned so that they never straddle two
+/// cache lines.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+struct LeapPair([Bitboard; 2]);
+
 /// Everything one piece type of one colour can do, compiled for a board.
 #[derive(Clone)]
 pub struct PieceAttacks {
-    /// Leap targets that may be moved to (empty squares).
-    pub leap_move: Box<[Bitboard; SQUARE_SLOTS]>,
-    /// Leap targets that may be captured on.
-    pub leap_capture: Box<[Bitboard; SQUARE_SLOTS]>,
-    /// Reverse of `leap_capture`: the squares from which this piece captures a square.
+    /// Per square, leap targets that may be moved to (empty squares, `[0]`)
+    /// and (`[1]`) leap targets that may be captured on, side by side: most lookups
+    /// want both, and they then share a cache line.
+    leaps: Box<[LeapPair; SQUARE_SLOTS]>,
+    /// Reverse of the leap captures: the squares from which this piece captures a square.
     pub leap_capture_rev: Box<[Bitboard; SQUARE_SLOTS]>,
     /// Lame leaps.
     pub lame: Vec<LameAtom>,
@@ -227,7 +233,7 @@ pub struct PieceAttacks {
     /// Per square, the first-step squares of every bent ride from it (empty without
     /// bent rides): where all are occupied no bent ride goes anywhere.
     bent_mids: Vec<Bitboard>,
-    /// Every capture is a leap: the capture targets are `leap_capture` on any occupancy.
+    /// Every capture is a leap: the capture targets are the leap captures on any occupancy.
     leap_captures_only: bool,
     /// Set when the piece only leaps (lame leaps included), each step once: its leaps
     /// as shifts of a whole set of pieces, for [`PieceAttacks::count_set`].
@@ -398,12 +404,17 @@ pub struct Targets<W: Word = u128> {
 }
 
 impl PieceAttacks {
+    /// The squares a leap from square index `s` may capture on.
+    #[inline(always)]
+    pub fn leap_capture(&self, s: usize) -> Bitboard {
+        self.leaps[s].0[1]
+    }
+
     /// Compiles `atoms` (already mirrored for the colour) on `board`; `initial` holds the
     /// squares initial-only atoms may start from.
     pub fn compile(board: &Board, rays: &mut Rays, atoms: &[Atom], initial: Bitboard) -> Self {
         let mut pa = PieceAttacks {
-            leap_move: Box::new([Bitboard::EMPTY; SQUARE_SLOTS]),
-            leap_capture: Box::new([Bitboard::EMPTY; SQUARE_SLOTS]),
+            leaps: Box::new([LeapPair([Bitboard::EMPTY; 2]); SQUARE_SLOTS]),
             leap_capture_rev: Box::new([Bitboard::EMPTY; SQUARE_SLOTS]),
             lame: Vec::new(),
             rides: Vec::new(),
@@ -427,10 +438,10 @@ impl PieceAttacks {
                         let d = (atom.step.dx as i32, atom.step.dy as i32);
                         if let Some(t) = board.offset(s, d.0, d.1) {
                             if atom.mode.moves() {
-                                pa.leap_move[s.idx()].set(t);
+                                pa.leaps[s.idx()].0[0].set(t);
                             }
                             if atom.mode.captures() {
-                                pa.leap_capture[s.idx()].set(t);
+                                pa.leaps[s.idx()].0[1].set(t);
                             }
                         }
                     }
@@ -486,7 +497,7 @@ impl PieceAttacks {
             }
         }
         for s in 0..board.squares() {
-            for t in pa.leap_capture[s].iter() {
+            for t in pa.leaps[s].0[1].iter() {
                 pa.leap_capture_rev[t.idx()].set(Square(s as u8));
             }
         }
@@ -594,7 +605,7 @@ impl PieceAttacks {
         occ: Bitboard<W>,
     ) -> Bitboard<W> {
         if self.leap_captures_only {
-            self.leap_capture[from.idx()].narrow() & occ
+            self.leaps[from.idx()].0[1].narrow() & occ
         } else {
             self.targets(rays, from, occ).capture
         }
@@ -610,8 +621,8 @@ impl PieceAttacks {
             Some(plain) => {
                 let reach = plain.reach(i, occ);
                 let mut tg = Targets {
-                    quiet: (self.leap_move[i].narrow() | reach) & !occ,
-                    capture: (self.leap_capture[i].narrow() | reach) & occ,
+                    quiet: (self.leaps[i].0[0].narrow() | reach) & !occ,
+                    capture: (self.leaps[i].0[1].narrow() | reach) & occ,
                 };
                 self.add_lame_and_rides(&self.odd_rides, rays, from, occ, &mut tg);
                 let region = self.region.narrow();
@@ -670,8 +681,8 @@ impl PieceAttacks {
                 Some(hops) => (h.moves.reach(i, occ), hops.second(i, occ)),
             };
             let mut tg = Targets {
-                quiet: (self.leap_move[i].narrow() | reach) & !occ,
-                capture: (self.leap_capture[i].narrow() & occ) | second,
+                quiet: (self.leaps[i].0[0].narrow() | reach) & !occ,
+                capture: (self.leaps[i].0[1].narrow() & occ) | second,
             };
             self.add_lame_and_rides(&[], rays, from, occ, &mut tg);
             return Targets {
@@ -680,8 +691,8 @@ impl PieceAttacks {
             };
         }
         let mut tg = Targets {
-            quiet: self.leap_move[i].narrow() & !occ,
-            capture: self.leap_capture[i].narrow() & occ,
+            quiet: self.leaps[i].0[0].narrow() & !occ,
+            capture: self.leaps[i].0[1].narrow() & occ,
         };
         self.add_lame_and_rides(&self.rides, rays, from, occ, &mut tg);
         let Targets {
@@ -730,12 +741,12 @@ impl PieceAttacks {
     pub fn confine(&mut self, region: Bitboard) {
         self.region &= region;
         for s in 0..SQUARE_SLOTS {
-            self.leap_move[s] &= region;
-            self.leap_capture[s] &= region;
+            self.leaps[s].0[0] &= region;
+            self.leaps[s].0[1] &= region;
             self.leap_capture_rev[s] = Bitboard::EMPTY;
         }
         for s in 0..SQUARE_SLOTS {
-            for t in self.leap_capture[s].iter() {
+            for t in self.leaps[s].0[1].iter() {
                 self.leap_capture_rev[t.idx()].set(Square(s as u8));
             }
         }
@@ -912,7 +923,7 @@ impl AttackerMap {
         }
         for (t, pa) in pieces.iter().enumerate() {
             let t = t as u8;
-            if pa.leap_capture.iter().any(|b| b.any()) {
+            if pa.leaps.iter().any(|b| b.0[1].any()) {
                 map.leap_types.push(t);
             }
             for ra in pa.rides.iter().filter(|r| r.mode.captures()) {

@@ -105,7 +105,9 @@ mod tests {
         for len in [1, 3, HUGE / 64 * 3] {
             let b: ZeroedBlock<Line> = ZeroedBlock::new(len).unwrap();
             assert_eq!(b.len(), len);
-            assert!(b.iter().all(|l| l.0.iter().all(|w| w.load(Ordering::Relaxed) == 0)));
+            assert!(b
+                .iter()
+                .all(|l| l.0.iter().all(|w| w.load(Ordering::Relaxed) == 0)));
             let addr = b.as_ptr() as usize;
             assert_eq!(addr % 64, 0);
             if len * 64 >= HUGE {
