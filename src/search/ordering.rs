@@ -332,37 +332,26 @@ mod tests {
         assert_eq!(see(&e, &p, p.parse_move("e3f5").unwrap()), 0);
     }
 
-    /// Asked after the move, the exchange comes out as [`see`] asked before it, along
-    /// pseudo-random games of every built-in variant.
-    #[test]
-    fn an_exchange_judged_after_a_quiet_move_agrees_with_see_before_it() {
-        let mut tried = 0;
+    /// Calls `f` on every legal move along a pseudo-random game of `plies` plies of every
+    /// built-in variant; returns how many calls `f` counted (returned true for).
+    fn each_move_of_seeded_games(
+        plies: usize,
+        mut f: impl FnMut(&str, &Eval, &Position, Move) -> bool,
+    ) -> usize {
+        let mut counted = 0;
         for name in registry::names() {
             let v = registry::get(name).unwrap();
             let e = Eval::new(&v);
             let mut p = Position::startpos(&v);
             let mut seed = 0x2545_F491_4F6C_DD1Du64;
-            for _ in 0..150 {
+            for _ in 0..plies {
                 let mut list = crate::core::moves::MoveList::new();
                 p.legal_moves(&mut list);
                 if list.is_empty() {
                     break;
                 }
                 for &m in list.iter() {
-                    if is_tactical(&e, &p, m) {
-                        continue;
-                    }
-                    let before = see(&e, &p, m) >= 0;
-                    let mut q = p.clone();
-                    q.make_move(m);
-                    assert_eq!(
-                        keeps_piece_after(&e, &q, m),
-                        before,
-                        "{name}: {} in {}",
-                        p.move_to_string(m),
-                        p.fen()
-                    );
-                    tried += 1;
+                    counted += f(name, &e, &p, m) as usize;
                 }
                 seed = seed
                     .wrapping_mul(6364136223846793005)
@@ -370,6 +359,29 @@ mod tests {
                 p.make_move(list.as_slice()[(seed >> 33) as usize % list.len()]);
             }
         }
+        counted
+    }
+
+    /// Asked after the move, the exchange comes out as [`see`] asked before it, along
+    /// pseudo-random games of every built-in variant.
+    #[test]
+    fn an_exchange_judged_after_a_quiet_move_agrees_with_see_before_it() {
+        let tried = each_move_of_seeded_games(150, |name, e, p, m| {
+            if is_tactical(e, p, m) {
+                return false;
+            }
+            let before = see(e, p, m) >= 0;
+            let mut q = p.clone();
+            q.make_move(m);
+            assert_eq!(
+                keeps_piece_after(e, &q, m),
+                before,
+                "{name}: {} in {}",
+                p.move_to_string(m),
+                p.fen()
+            );
+            true
+        });
         assert!(tried > 10_000, "{tried} moves");
     }
 
@@ -377,37 +389,19 @@ mod tests {
     /// pseudo-random games of every built-in variant and thresholds around its value.
     #[test]
     fn see_ge_agrees_with_the_exchange_played_out() {
-        let mut tried = 0;
-        for name in registry::names() {
-            let v = registry::get(name).unwrap();
-            let e = Eval::new(&v);
-            let mut p = Position::startpos(&v);
-            let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-            for _ in 0..120 {
-                let mut list = crate::core::moves::MoveList::new();
-                p.legal_moves(&mut list);
-                if list.is_empty() {
-                    break;
-                }
-                for &m in list.iter() {
-                    let s = see(&e, &p, m);
-                    for t in [s - 1, s, s + 1, 0, -100, -400, -1225, 300] {
-                        assert_eq!(
-                            see_ge(&e, &p, m, t),
-                            s >= t,
-                            "{name}: {} (see {s}) against {t} in {}",
-                            p.move_to_string(m),
-                            p.fen()
-                        );
-                    }
-                    tried += 1;
-                }
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                p.make_move(list.as_slice()[(seed >> 33) as usize % list.len()]);
+        let tried = each_move_of_seeded_games(120, |name, e, p, m| {
+            let s = see(e, p, m);
+            for t in [s - 1, s, s + 1, 0, -100, -400, -1225, 300] {
+                assert_eq!(
+                    see_ge(e, p, m, t),
+                    s >= t,
+                    "{name}: {} (see {s}) against {t} in {}",
+                    p.move_to_string(m),
+                    p.fen()
+                );
             }
-        }
+            true
+        });
         assert!(tried > 10_000, "{tried} moves");
     }
 
