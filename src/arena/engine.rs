@@ -198,6 +198,15 @@ pub fn kill_all_engines() {
     }
 }
 
+/// Set once a signal has stopped the match: a game that ends from then on ended because
+/// its engines were killed, and must not be recorded as played.
+static STOPPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// True once a signal has stopped the match (see [`kill_engines_on_signals`]).
+pub fn stopping() -> bool {
+    STOPPING.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 /// Makes SIGINT and SIGTERM to the referee kill every engine's process group before the
 /// referee exits (status 128 + the signal), so a stopped match leaves nothing running.
 /// Call before any thread starts: the signals are blocked and waited for on a thread of
@@ -214,6 +223,9 @@ pub fn kill_engines_on_signals() {
         }
         std::thread::spawn(move || {
             if let Ok(sig) = set.wait() {
+                // Before the kill: a game thread learns of it only from its engine's
+                // death, by which time this is visible.
+                STOPPING.store(true, std::sync::atomic::Ordering::SeqCst);
                 kill_all_engines();
                 std::process::exit(128 + sig as i32);
             }

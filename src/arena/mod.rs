@@ -990,6 +990,12 @@ pub fn run_match_from(
                     &cfg.adjudication,
                     cfg.margin,
                 );
+                // A game cut short by a signal's kill of its engines was not played out:
+                // recording it would hand the killed engine a loss that `--resume` keeps
+                // (the referee exits as soon as the engines are dead).
+                if engine::stopping() {
+                    return;
+                }
                 // cutechess-cli numbers each game as its own round.
                 record.round = job.index.to_string();
                 let fin = Finished {
