@@ -66,7 +66,29 @@ impl<W: Word> Position<W> {
         }
         // Most rays from a square meet no enemy rider at all: those are not followed.
         let riders = self.typed(map.ray_types) & them;
-        if riders.any() {
+        let w = map.seg_ascending.len();
+        if riders.any() && w > 0 {
+            // The rays through `sq` side by side (`AttackerMap::index_rays`): a few cache
+            // lines for all of them, where each ray's own table is another line.
+            let row = &map.seg_rows[sq.idx() * w..][..map.rays.len()];
+            for ((g, &[ray, _]), &up) in map.rays.iter().zip(row).zip(&map.seg_ascending) {
+                let ray = ray.narrow::<W>();
+                let hit = ray & occ;
+                if (ray & riders).is_empty() || hit.is_empty() {
+                    continue;
+                }
+                let b = if up { hit.lsb() } else { hit.msb() };
+                if them.has(b)
+                    && (g.types & reach) >> self.board[b.idx()].kind() & 1 != 0
+                    && g.from.has(b)
+                {
+                    att.set(b);
+                    if FIRST {
+                        return att;
+                    }
+                }
+            }
+        } else if riders.any() {
             for g in &map.rays {
                 if (v.rays.get(g.ray).at(sq) & riders).is_empty() {
                     continue;
