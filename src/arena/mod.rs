@@ -964,7 +964,8 @@ pub fn run_match_from(
     std::thread::scope(|s| {
         for _ in 0..cfg.concurrency.max(1) {
             s.spawn(|| loop {
-                if stop.load(Ordering::Relaxed) {
+                // After a signal no new game starts: its engines would outlive the exit.
+                if stop.load(Ordering::Relaxed) || engine::stopping() {
                     break;
                 }
                 let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).next_job() else {

@@ -203,9 +203,8 @@ struct LeapPair([Bitboard; 2]);
 /// Everything one piece type of one colour can do, compiled for a board.
 #[derive(Clone)]
 pub struct PieceAttacks {
-    /// Per square, leap targets that may be moved to (empty squares, `[0]`)
-    /// and (`[1]`) leap targets that may be captured on, side by side: most lookups
-    /// want both, and they then share a cache line.
+    /// Per square: `[0]` the leap targets that may be moved to (empty squares), `[1]`
+    /// those that may be captured on. Most lookups want both, which then share a line.
     leaps: Box<[LeapPair; SQUARE_SLOTS]>,
     /// Reverse of the leap captures: the squares from which this piece captures a square.
     pub leap_capture_rev: Box<[Bitboard; SQUARE_SLOTS]>,
