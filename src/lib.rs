@@ -32,6 +32,8 @@ pub mod registry;
 pub mod report;
 pub mod rules;
 pub mod search;
+#[cfg(test)]
+mod testing;
 pub mod tt;
 pub mod tune;
 pub mod variant;

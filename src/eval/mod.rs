@@ -94,6 +94,12 @@ pub struct Eval {
     check_mask: u32,
     /// Types that may earn `royal_check` (not pawn-rule, not royal).
     checker_types: u32,
+    /// Per type: the two other types whose moves together are exactly its own (the
+    /// Queen's are the Rook's and the Bishop's), so that what those two reach from a
+    /// square gives its reach without walking its rays again; neither is such a union.
+    unions: [Option<(u8, u8)>; MAX_PIECE_TYPES],
+    /// The types that are parts of such a union, as a bit mask.
+    parts: u32,
     pawn_mask: u32,
     royal_mask: u32,
     /// The pawn facts may be cached (see [`pawns`]).
@@ -352,6 +358,11 @@ impl Eval {
             threatened_mask,
             check_mask,
             checker_types,
+            unions: unions(v),
+            parts: unions(v)
+                .iter()
+                .flatten()
+                .fold(0, |m, &(x, y)| m | 1 << x | 1 << y),
             scalars,
             weights: w,
             pawn_mask: v.pawn_mask,
@@ -730,6 +741,9 @@ impl Eval {
                 continue;
             };
             let free = !pos.color_bb(c) & !reach_all[d];
+            // What the parts of unions reach from the royal's square, as found.
+            let mut reached = [Bitboard::EMPTY; MAX_PIECE_TYPES];
+            let mut done = 0u32;
             let mut m = types;
             while m != 0 {
                 let t = m.trailing_zeros() as usize;
@@ -738,8 +752,31 @@ impl Eval {
                 if from.is_empty() {
                     continue;
                 }
-                let tg = v.attacks[d][t].targets(&v.rays, k, occ);
-                let n = ((tg.quiet | tg.capture) & from).count();
+                let checks = match self.unions[t] {
+                    Some((x, y)) => {
+                        let (x, y) = (x as usize, y as usize);
+                        let rx = if done >> x & 1 != 0 {
+                            reached[x]
+                        } else {
+                            reach(v, d, x, k, occ)
+                        };
+                        let ry = if done >> y & 1 != 0 {
+                            reached[y]
+                        } else {
+                            reach(v, d, y, k, occ)
+                        };
+                        rx | ry
+                    }
+                    None => {
+                        let r = reach(v, d, t, k, occ);
+                        if self.parts >> t & 1 != 0 {
+                            reached[t] = r;
+                            done |= 1 << t;
+                        }
+                        r
+                    }
+                };
+                let n = (checks & from).count();
                 if n > 0 {
                     sink.typed(a, self.weights.layout.royal_check(t), n.min(3) as i32);
                 }
@@ -882,6 +919,47 @@ impl Eval {
     }
 }
 
+/// Every square a piece of type `t` and colour `c` on `from` moves or captures to.
+#[inline(always)]
+fn reach<W: Word>(v: &Variant, c: usize, t: usize, from: Square, occ: Bitboard<W>) -> Bitboard<W> {
+    let tg = v.attacks[c][t].targets(&v.rays, from, occ);
+    tg.quiet | tg.capture
+}
+
+/// Per type of `v`: two other types whose atoms together are exactly its atoms, on the
+/// same squares (confinement), where there are such; neither part is itself such a union.
+fn unions(v: &Variant) -> [Option<(u8, u8)>; MAX_PIECE_TYPES] {
+    use std::collections::HashSet;
+    let atoms: Vec<HashSet<_>> = v.pieces.iter().map(|p| p.atoms.iter().collect()).collect();
+    let n = v.pieces.len().min(MAX_PIECE_TYPES);
+    let same_squares = |a: usize, b: usize| v.pieces[a].confine == v.pieces[b].confine;
+    let mut out = [None; MAX_PIECE_TYPES];
+    for t in 0..n {
+        'pairs: for x in 0..n {
+            for y in x + 1..n {
+                if x == t || y == t || atoms[x] == atoms[t] || atoms[y] == atoms[t] {
+                    continue;
+                }
+                let both: HashSet<_> = atoms[x].union(&atoms[y]).copied().collect();
+                if both == atoms[t] && same_squares(x, t) && same_squares(y, t) {
+                    out[t] = Some((x as u8, y as u8));
+                    break 'pairs;
+                }
+            }
+        }
+    }
+    // A part is walked itself: a union of unions would need more than one level.
+    let copy = out;
+    for o in out.iter_mut() {
+        if let Some((x, y)) = *o {
+            if copy[x as usize].is_some() || copy[y as usize].is_some() {
+                *o = None;
+            }
+        }
+    }
+    out
+}
+
 /// True when no move of type `t` (on an empty board, from any square) changes the
 /// colour of its square, and it moves at all.
 fn colour_bound(v: &Variant, t: usize) -> bool {
@@ -923,6 +1001,53 @@ fn rides_files(v: &Variant, t: usize) -> bool {
 mod tests {
     use super::*;
     use crate::registry;
+
+    /// Capablanca's compounds: "the Archbishop moves as a Bishop or a Knight, the
+    /// Chancellor as a Rook or a Knight", and the Queen as a Rook or a Bishop.
+    #[test]
+    fn a_compound_is_known_as_the_union_of_its_parts() {
+        let v = registry::get("capablanca").unwrap();
+        let t = |c: char| v.pieces.iter().position(|p| p.letter == c).unwrap() as u8;
+        let u = unions(&v);
+        let parts = |c: char| u[t(c) as usize].map(|(x, y)| (x.min(y), x.max(y)));
+        let pair = |a: char, b: char| Some((t(a).min(t(b)), t(a).max(t(b))));
+        assert_eq!(parts('Q'), pair('B', 'R'));
+        assert_eq!(parts('A'), pair('B', 'N'));
+        assert_eq!(parts('C'), pair('R', 'N'));
+        for c in ['P', 'N', 'B', 'R', 'K'] {
+            assert_eq!(parts(c), None, "{c}");
+        }
+    }
+
+    /// The safe checks of a compound, found from what its parts reach, are those it finds
+    /// itself: the evaluation is the same with and without the unions, along seeded games
+    /// of every built-in game.
+    #[test]
+    fn safe_checks_through_the_parts_are_the_compounds_own() {
+        let start = |v: &_| {
+            let e = Eval::new(v);
+            let mut plain = Eval::new(v);
+            plain.unions = [None; MAX_PIECE_TYPES];
+            (e, plain)
+        };
+        let mut differs = 0;
+        crate::testing::seeded_games(
+            100,
+            0x51_7CC1_B727_220A,
+            start,
+            |(e, plain), name, ply, p| {
+                assert_eq!(
+                    e.evaluate(p),
+                    plain.evaluate(p),
+                    "{name}, ply {ply}: {}",
+                    p.fen()
+                );
+                differs += (e.unions != plain.unions) as usize;
+            },
+        );
+        // Most games have a compound (the check above is not empty).
+        assert!(differs > 500, "{differs}");
+    }
 
     #[test]
     fn the_start_position_is_level_and_material_counts() {

@@ -161,40 +161,24 @@ impl Eval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::moves::MoveList;
-    use crate::registry;
 
     /// The cache gives the evaluation the full walk gives, in every built-in game, along
     /// a game of pseudo-random moves where pawn structures repeat and change.
     #[test]
     fn cached_pawn_facts_evaluate_as_the_full_walk_does() {
-        for name in registry::names() {
-            let v = registry::get(name).unwrap();
-            let e = Eval::new(&v);
-            let mut cache = PawnCache::<u128>::default();
-            let mut pos = Position::startpos(&v);
-            let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-            for ply in 0..120 {
-                let key = pawn_key(&pos);
-                // Twice: once finding the facts, once reading them back.
-                for _ in 0..2 {
-                    assert_eq!(
-                        e.evaluate_cached(&pos, key, &mut cache),
-                        e.evaluate(&pos),
-                        "{name}, ply {ply}: {}",
-                        pos.fen()
-                    );
-                }
-                let mut list = MoveList::new();
-                pos.legal_moves(&mut list);
-                if list.is_empty() {
-                    break;
-                }
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                pos.make_move(list.as_slice()[(seed >> 33) as usize % list.len()]);
+        let start = |v: &_| (Eval::new(v), PawnCache::<u128>::default());
+        crate::testing::seeded_games(120, 0x9E37_79B9_7F4A_7C15, start, |s, name, ply, pos| {
+            let (e, cache) = s;
+            let key = pawn_key(pos);
+            // Twice: once finding the facts, once reading them back.
+            for _ in 0..2 {
+                assert_eq!(
+                    e.evaluate_cached(pos, key, cache),
+                    e.evaluate(pos),
+                    "{name}, ply {ply}: {}",
+                    pos.fen()
+                );
             }
-        }
+        });
     }
 }

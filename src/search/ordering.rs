@@ -339,26 +339,13 @@ mod tests {
         mut f: impl FnMut(&str, &Eval, &Position, Move) -> bool,
     ) -> usize {
         let mut counted = 0;
-        for name in registry::names() {
-            let v = registry::get(name).unwrap();
-            let e = Eval::new(&v);
-            let mut p = Position::startpos(&v);
-            let mut seed = 0x2545_F491_4F6C_DD1Du64;
-            for _ in 0..plies {
-                let mut list = crate::core::moves::MoveList::new();
-                p.legal_moves(&mut list);
-                if list.is_empty() {
-                    break;
-                }
-                for &m in list.iter() {
-                    counted += f(name, &e, &p, m) as usize;
-                }
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                p.make_move(list.as_slice()[(seed >> 33) as usize % list.len()]);
+        crate::testing::seeded_games(plies, 0x2545_F491_4F6C_DD1D, Eval::new, |e, name, _, p| {
+            let mut list = crate::core::moves::MoveList::new();
+            p.legal_moves(&mut list);
+            for &m in list.iter() {
+                counted += f(name, e, p, m) as usize;
             }
-        }
+        });
         counted
     }
 
