@@ -191,6 +191,28 @@ pub(crate) struct Shared {
     pub by_depth: Mutex<Vec<Option<DepthResult>>>,
     /// What each thread learnt in the searches before this one (histories, corrections).
     pub learned: Arc<Mutex<Vec<Option<Learned>>>>,
+    /// Move stacks the threads of earlier searches left behind.
+    pub spare: Arc<Mutex<Vec<Stacks>>>,
+}
+
+/// A thread's per-ply move lists and their ordering keys. Nothing in them is read before
+/// the ply writes it, so they pass from one search to the next as they are: a search does
+/// not begin by allocating and clearing megabytes.
+pub(crate) struct Stacks {
+    /// Per ply: the moves listed there.
+    lists: Vec<MoveList>,
+    /// Per ply, `MAX_MOVES` apart: the ordering keys of those moves.
+    keys: Box<[i64]>,
+}
+
+impl Stacks {
+    /// Stacks for `MAX_PLY` plies and a few beyond.
+    fn new() -> Stacks {
+        Stacks {
+            lists: (0..MAX_PLY + 2).map(|_| MoveList::new()).collect(),
+            keys: vec![0; (MAX_PLY + 2) * MAX_MOVES].into_boxed_slice(),
+        }
+    }
 }
 
 /// What a thread learns about a game beyond the table: move histories and evaluation
@@ -290,27 +312,29 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
     }
 }
 
-/// The moves of one ply and their ordering scores, kept on the heap per thread so that
-/// no node pays for zeroing them.
-struct Frame {
-    moves: MoveList,
-    scores: [i32; MAX_MOVES],
+/// A move's ordering key: its score in the high bits, and in the low 16 how near the
+/// list's start it stands (`0xFFFF - index`), so that the largest key is the first of the
+/// highest scores and one branchless maximum finds it.
+#[inline(always)]
+fn order_key(score: i32, at: usize) -> i64 {
+    (score as i64) << 16 | (0xFFFF - at) as i64
 }
 
-impl Frame {
-    /// Selection sort step: brings the best of the moves from `i` on to `i`.
-    #[inline]
-    fn pick(&mut self, i: usize) -> (Move, i32) {
-        let rest = &self.scores[i..self.moves.len()];
-        // The first of the highest, found in two passes the compiler can vectorize (a
-        // single pass keeping an index cannot be): with 60-odd moves a node on a 10x10
-        // board the one-pass scan was a fifth of the search's time.
-        let best = rest.iter().copied().max().unwrap_or(0);
-        let bi = i + rest.iter().position(|&s| s == best).unwrap_or(0);
-        self.moves.as_mut_slice().swap(i, bi);
-        self.scores.swap(i, bi);
-        (self.moves.as_slice()[i], self.scores[i])
-    }
+/// Selection sort step: brings the first of the best-scored moves from `i` on to `i`
+/// (`keys` holds their [`order_key`]s) and returns it with its score.
+#[inline]
+fn pick(moves: &mut MoveList, keys: &mut [i64], i: usize) -> (Move, i32) {
+    let n = moves.len();
+    // A maximum the compiler vectorizes: with 60-odd moves a node on a 10x10 board a
+    // scan keeping an index was a fifth of the search's time, and a second pass finding
+    // the maximum's index mispredicted its exit at every pick.
+    let best = keys[i..n].iter().copied().max().unwrap_or(order_key(0, i));
+    let bi = 0xFFFF - (best & 0xFFFF) as usize;
+    moves.as_mut_slice().swap(i, bi);
+    // The keys follow their moves, each with its new place.
+    keys[bi] = keys[i] & !0xFFFF | (0xFFFF - bi) as i64;
+    keys[i] = best & !0xFFFF | (0xFFFF - i) as i64;
+    (moves.as_slice()[i], (best >> 16) as i32)
 }
 
 /// One search thread.
@@ -332,7 +356,10 @@ pub(crate) struct Worker<W: Word> {
     pawn_cache: PawnCache<W>,
     /// The continuation index of the move made at each ply ([`NO_CONT`] for a null move).
     conts: [ContIndex; MAX_PLY + 2],
-    frames: Vec<Frame>,
+    /// Per ply: the moves listed there (from [`Stacks`]).
+    lists: Vec<MoveList>,
+    /// Per ply, `MAX_MOVES` apart: the ordering keys of those moves.
+    keys: Box<[i64]>,
     killers: Box<[[Move; 2]; MAX_PLY + 2]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -391,6 +418,12 @@ impl<W: Word> Worker<W> {
                 EvalCache::default(),
             ),
         };
+        let stacks = shared
+            .spare
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .unwrap_or_else(Stacks::new);
         Worker {
             id,
             pos,
@@ -401,12 +434,8 @@ impl<W: Word> Worker<W> {
             eval_cache,
             pawn_cache: PawnCache::default(),
             conts: [NO_CONT; MAX_PLY + 2],
-            frames: (0..MAX_PLY + 2)
-                .map(|_| Frame {
-                    moves: MoveList::new(),
-                    scores: [0; MAX_MOVES],
-                })
-                .collect(),
+            lists: stacks.lists,
+            keys: stacks.keys,
             killers: Box::new([[Move::NULL; 2]; MAX_PLY + 2]),
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -427,7 +456,8 @@ impl<W: Word> Worker<W> {
         }
     }
 
-    /// Hands what this thread learnt back for the next search of the game.
+    /// Hands what this thread learnt back for the next search of the game, and its
+    /// move stacks for the next search's threads.
     pub fn keep_learned(self) {
         let Worker {
             id,
@@ -437,8 +467,15 @@ impl<W: Word> Worker<W> {
             corr,
             eval_cache,
             eval,
+            lists,
+            keys,
             ..
         } = self;
+        shared
+            .spare
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Stacks { lists, keys });
         let mut l = shared.learned.lock().unwrap_or_else(|e| e.into_inner());
         if l.len() <= id {
             l.resize_with(id + 1, || None);
@@ -862,9 +899,9 @@ impl<W: Word> Worker<W> {
         if depth >= 4 && tt_move == Move::NULL && !in_check {
             depth -= 1;
         }
-        self.pos.legal_moves(&mut self.frames[ply].moves);
+        self.pos.legal_moves(&mut self.lists[ply]);
         if root && !self.shared.limits.searchmoves.is_empty() {
-            let list = &mut self.frames[0].moves;
+            let list = &mut self.lists[0];
             let keep: Vec<Move> = list
                 .iter()
                 .copied()
@@ -877,7 +914,7 @@ impl<W: Word> Worker<W> {
                 }
             }
         }
-        if self.frames[ply].moves.is_empty() {
+        if self.lists[ply].is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
         if !root && self.pos.halfmove() >= 100 {
@@ -886,8 +923,7 @@ impl<W: Word> Worker<W> {
         // A table move is only trusted if it is in the legal list (keys can collide); the
         // legal move it names carries the kill squares the table does not keep.
         if tt_move != Move::NULL {
-            tt_move = self.frames[ply]
-                .moves
+            tt_move = self.lists[ply]
                 .iter()
                 .copied()
                 .find(|&m| is_stored_move(tt_move, m))
@@ -906,13 +942,13 @@ impl<W: Word> Worker<W> {
         if self.stopped {
             return 0;
         }
-        let n = self.frames[ply].moves.len();
+        let n = self.lists[ply].len();
         let killers = self.killers[ply];
         let prev = self.prev_conts(ply);
         let counter = self.hist.counter(prev[0]);
         for i in 0..n {
-            let m = self.frames[ply].moves.as_slice()[i];
-            self.frames[ply].scores[i] = if m == tt_move {
+            let m = self.lists[ply].as_slice()[i];
+            let score = if m == tt_move {
                 TT_SCORE
             } else if let Some(s) = tactical_score(&self.eval, &self.pos, m) {
                 s
@@ -927,6 +963,7 @@ impl<W: Word> Worker<W> {
                 let to = m.to().idx();
                 self.hist.quiet_score(pc, to, prev)
             };
+            self.keys[ply * MAX_MOVES + i] = order_key(score, i);
         }
         self.killers[ply + 1] = [Move::NULL; 2];
         let mut best = -INF;
@@ -936,7 +973,11 @@ impl<W: Word> Worker<W> {
         let mut nq = 0;
         let lmr = lmr_table();
         for i in 0..n {
-            let (m, score) = self.frames[ply].pick(i);
+            let (m, score) = pick(
+                &mut self.lists[ply],
+                &mut self.keys[ply * MAX_MOVES..(ply + 1) * MAX_MOVES],
+                i,
+            );
             // MultiPV: the root moves of the lines already found are not this line's.
             if (root && self.excluded.contains(&m)) || m == skip {
                 continue;
@@ -1136,10 +1177,10 @@ impl<W: Word> Worker<W> {
         // Out of check only captures and promotions are searched, so only those are
         // generated where the game allows (with a cheap test for stalemate).
         let any = if in_check {
-            self.pos.legal_moves(&mut self.frames[ply].moves);
-            !self.frames[ply].moves.is_empty()
+            self.pos.legal_moves(&mut self.lists[ply]);
+            !self.lists[ply].is_empty()
         } else {
-            self.pos.tactical_candidates(&mut self.frames[ply].moves)
+            self.pos.tactical_candidates(&mut self.lists[ply])
         };
         if !any {
             return if in_check { -MATE + ply as i32 } else { 0 };
@@ -1149,8 +1190,8 @@ impl<W: Word> Worker<W> {
         }
         // Keep only captures and promotions (every move when in check), scored.
         let mut n = 0;
-        for i in 0..self.frames[ply].moves.len() {
-            let m = self.frames[ply].moves.as_slice()[i];
+        for i in 0..self.lists[ply].len() {
+            let m = self.lists[ply].as_slice()[i];
             let s = match tactical_score(&self.eval, &self.pos, m) {
                 Some(s) => Some(if is_stored_move(tt_move, m) {
                     TT_SCORE
@@ -1169,13 +1210,12 @@ impl<W: Word> Worker<W> {
                 None => None,
             };
             if let Some(s) = s {
-                let f = &mut self.frames[ply];
-                f.moves.as_mut_slice()[n] = m;
-                f.scores[n] = s;
+                self.lists[ply].as_mut_slice()[n] = m;
+                self.keys[ply * MAX_MOVES + n] = order_key(s, n);
                 n += 1;
             }
         }
-        self.frames[ply].moves.truncate(n);
+        self.lists[ply].truncate(n);
         let mut best_move = Move::NULL;
         // Kills that do not end on their victim (shots, paths) are searched once per set of
         // squares killed: an artillery piece or a flying queen can often remove the same
@@ -1183,7 +1223,11 @@ impl<W: Word> Worker<W> {
         let mut kill_sets = [0u64; 16];
         let mut nk = 0;
         for i in 0..n {
-            let (m, score) = self.frames[ply].pick(i);
+            let (m, score) = pick(
+                &mut self.lists[ply],
+                &mut self.keys[ply * MAX_MOVES..(ply + 1) * MAX_MOVES],
+                i,
+            );
             if !in_check && m.has_kills() && captured(&self.pos, m).is_none() {
                 // Deeper down, shots answer shots without end; the first two plies see
                 // the threats that matter.

@@ -3,7 +3,8 @@
 
 use super::skill::{Skill, SKILL_LINES};
 use super::{
-    Completed, Control, Counter, Info, Learned, Limits, SearchResult, Shared, Worker, MAX_PLY,
+    Completed, Control, Counter, Info, Learned, Limits, SearchResult, Shared, Stacks, Worker,
+    MAX_PLY,
 };
 use crate::core::geometry::Word;
 use crate::core::moves::Move;
@@ -153,6 +154,8 @@ pub struct Engine {
     strength: Option<u32>,
     /// Per thread, what the last search of this game learnt (histories, corrections).
     learned: Arc<Mutex<Vec<Option<Learned>>>>,
+    /// Move stacks left by the threads of earlier searches (see [`Stacks`]).
+    spare: Arc<Mutex<Vec<Stacks>>>,
 }
 
 impl Engine {
@@ -174,6 +177,7 @@ impl Engine {
             eval: Mutex::new(None),
             strength: None,
             learned: Arc::new(Mutex::new(Vec::new())),
+            spare: Arc::new(Mutex::new(Vec::new())),
         })
     }
 
@@ -286,6 +290,7 @@ impl Engine {
             lines,
             by_depth: Mutex::new(Vec::new()),
             learned: Arc::clone(&self.learned),
+            spare: Arc::clone(&self.spare),
         });
         self.tt.new_search();
         let root = pos.clone();
