@@ -969,7 +969,9 @@ impl<W: Word> Worker<W> {
         let mut best = -INF;
         let mut best_move = Move::NULL;
         let mut searched = 0;
-        let mut quiets = [(Piece::NONE, 0usize); 64];
+        // The quiet moves searched, for the history's malus: two bytes each, as a node
+        // fills this afresh (a squares' index fits a byte).
+        let mut quiets = [(Piece::NONE, 0u8); 64];
         let mut nq = 0;
         let lmr = lmr_table();
         for i in 0..n {
@@ -1083,7 +1085,7 @@ impl<W: Word> Worker<W> {
                             }
                             self.hist.update(pc, to, prev, bonus);
                             for &(qp, qto) in &quiets[..nq] {
-                                self.hist.update(qp, qto, prev, -bonus);
+                                self.hist.update(qp, qto as usize, prev, -bonus);
                             }
                             self.hist.set_counter(prev[0], m);
                         }
@@ -1092,7 +1094,7 @@ impl<W: Word> Worker<W> {
                 }
             }
             if quiet && nq < quiets.len() {
-                quiets[nq] = (pc, to);
+                quiets[nq] = (pc, to as u8);
                 nq += 1;
             }
         }
