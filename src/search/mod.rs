@@ -970,7 +970,7 @@ impl<W: Word> Worker<W> {
         let mut best_move = Move::NULL;
         let mut searched = 0;
         // The quiet moves searched, for the history's malus: two bytes each, as a node
-        // fills this afresh (a squares' index fits a byte).
+        // fills this afresh (a square's index fits a byte).
         let mut quiets = [(Piece::NONE, 0u8); 64];
         let mut nq = 0;
         let lmr = lmr_table();
