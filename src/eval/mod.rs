@@ -634,8 +634,7 @@ impl Eval {
                     if !mob_on && enemy_zone.is_empty() && !THREATS && !reach_on {
                         continue;
                     }
-                    let tg = pa.targets(&v.rays, sq, occ);
-                    let reached = tg.quiet | tg.capture;
+                    let reached = pa.reach(&v.rays, sq, occ);
                     if reach_on {
                         reach_all[ci] |= reached;
                         if !is_royal {
@@ -646,7 +645,7 @@ impl Eval {
                         }
                     }
                     if THREATS {
-                        att[ci][t] |= tg.capture;
+                        att[ci][t] |= pa.captures_in(&v.rays, sq, occ, reached);
                     }
                     if mob_on {
                         let reach = reached & !own & !pawn_att[1 - ci];
@@ -923,8 +922,7 @@ impl Eval {
 /// Every square a piece of type `t` and colour `c` on `from` moves or captures to.
 #[inline(always)]
 fn reach<W: Word>(v: &Variant, c: usize, t: usize, from: Square, occ: Bitboard<W>) -> Bitboard<W> {
-    let tg = v.attacks[c][t].targets(&v.rays, from, occ);
-    tg.quiet | tg.capture
+    v.attacks[c][t].reach(&v.rays, from, occ)
 }
 
 /// Per type of `v`: two other types whose atoms together are exactly its atoms, on the

@@ -234,6 +234,9 @@ pub struct PieceAttacks {
     bent_mids: Vec<Bitboard>,
     /// Every capture is a leap: the capture targets are the leap captures on any occupancy.
     leap_captures_only: bool,
+    /// With `plain`: no other rides, no lame leaps, and every leap both moves and
+    /// captures, so that [`PieceAttacks::reach`] is the leaps and the plain rides alone.
+    pure: bool,
     /// Set when the piece only leaps (lame leaps included), each step once: its leaps
     /// as shifts of a whole set of pieces, for [`PieceAttacks::count_set`].
     set_leaps: Option<Vec<SetLeap>>,
@@ -425,6 +428,7 @@ impl PieceAttacks {
             bent_mids: Vec::new(),
             odd_rides: Vec::new(),
             leap_captures_only: false,
+            pure: false,
             set_leaps: None,
         };
         let mut set_leaps = Some(Vec::new());
@@ -527,6 +531,10 @@ impl PieceAttacks {
                 }
             }
         }
+        pa.pure = pa.plain.is_some()
+            && pa.odd_rides.is_empty()
+            && pa.lame.is_empty()
+            && pa.leaps.iter().all(|l| l.0[0] == l.0[1]);
         pa.set_leaps = set_leaps;
         pa.leap_captures_only = pa.lame.iter().all(|a| !a.mode.captures())
             && pa.rides.iter().all(|a| !a.mode.captures())
@@ -631,6 +639,41 @@ impl PieceAttacks {
                 }
             }
             None => self.targets_general(rays, from, occ),
+        }
+    }
+
+    /// Every square a piece on `from` moves or captures to: the union of
+    /// [`PieceAttacks::targets`]' two sets, which the evaluation asks of every piece.
+    #[inline(always)]
+    pub fn reach<W: Word>(&self, rays: &Rays, from: Square, occ: Bitboard<W>) -> Bitboard<W> {
+        match &self.plain {
+            // A leap that moves and captures alike goes to its square whether or not
+            // it is occupied, and so does a plain ride up to its first blocker.
+            Some(plain) if self.pure => {
+                let i = from.idx();
+                (self.leaps[i].0[0].narrow() | plain.reach(i, occ)) & self.region.narrow()
+            }
+            _ => {
+                let tg = self.targets(rays, from, occ);
+                tg.quiet | tg.capture
+            }
+        }
+    }
+
+    /// The capture targets of a piece on `from` whose [`PieceAttacks::reach`] is
+    /// `reach`: for most pieces simply the occupied squares of it.
+    #[inline(always)]
+    pub fn captures_in<W: Word>(
+        &self,
+        rays: &Rays,
+        from: Square,
+        occ: Bitboard<W>,
+        reach: Bitboard<W>,
+    ) -> Bitboard<W> {
+        if self.pure {
+            reach & occ
+        } else {
+            self.targets(rays, from, occ).capture
         }
     }
 
@@ -1472,5 +1515,32 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn reach_is_the_union_of_moves_and_captures_for_every_piece() {
+        // The evaluation's shortcut: what `reach` and `captures_in` give must be what
+        // the move generator's `targets` gives, piece by piece, on real boards.
+        let mut pure = 0;
+        crate::testing::seeded_games(
+            40,
+            11,
+            |_| (),
+            |_, name, _, pos| {
+                let v = pos.variant();
+                let occ = pos.occupied();
+                for sq in occ.iter() {
+                    let p = pos.piece_on(sq);
+                    let pa = &v.attacks[p.color().idx()][p.kind() as usize];
+                    let tg = pa.targets(&v.rays, sq, occ);
+                    let reach = pa.reach(&v.rays, sq, occ);
+                    assert_eq!(reach, tg.quiet | tg.capture, "{name}: {}", pos.fen());
+                    let caps = pa.captures_in(&v.rays, sq, occ, reach);
+                    assert_eq!(caps, tg.capture, "{name}: {}", pos.fen());
+                    pure += pa.pure as usize;
+                }
+            },
+        );
+        assert!(pure > 0, "no piece took the shortcut");
     }
 }
