@@ -56,33 +56,40 @@ impl<W: Word> Position<W> {
             .promotion
             .as_ref()
             .is_some_and(|pr| (pr.zone[us].narrow() & dest).any());
-        if !promotes && !def.pawn && def.becomes.is_none() {
-            for to in dest {
-                list.push(Move::new(from, to, MoveKind::Normal));
+        if !promotes && def.becomes.is_none() {
+            if !def.pawn {
+                for to in dest {
+                    list.push(Move::new(from, to, MoveKind::Normal));
+                }
+            } else {
+                let long = v.long_pushes[us][from.idx()].narrow::<W>() & !self.occupied();
+                for to in dest {
+                    let kind = if long.has(to) {
+                        MoveKind::DoubleStep
+                    } else {
+                        MoveKind::Normal
+                    };
+                    list.push(Move::new(from, to, kind));
+                }
             }
             return;
         }
         self.emit_special(list, t, from, dest);
     }
 
-    /// [`Position::emit`] for a pawn-rule piece, or a piece that promotes or changes type
-    /// on some square of `dest`.
+    /// [`Position::emit`] for a piece that promotes or changes type on some square of
+    /// `dest`.
     #[inline(never)]
     fn emit_special(&self, list: &mut MoveList, t: PieceType, from: Square, dest: Bitboard<W>) {
         let v = &*self.v;
         let def = &v.pieces[t as usize];
         let us = self.side.idx();
+        let long = v.long_pushes[us][from.idx()].narrow::<W>() & !self.occupied();
         for to in dest {
             // Only a straight multi-step forward along the file skips squares en
             // passant can take: the FEN field names the square behind a pawn that went
             // straight ahead (C5); a sideways, slanting or backward long move leaves none.
-            let kind = if def.pawn
-                && v.en_passant
-                && self.board[to.idx()].is_none()
-                && v.board.distance(from, to) >= 2
-                && v.board.file_of(from) == v.board.file_of(to)
-                && (v.board.rank_of(to) > v.board.rank_of(from)) == (self.side == Color::White)
-            {
+            let kind = if def.pawn && long.has(to) {
                 MoveKind::DoubleStep
             } else {
                 MoveKind::Normal

@@ -158,6 +158,8 @@ impl Variant {
         };
         let eval = eval_table::compile(file.eval.as_ref(), &board, &letters)
             .map_err(|(key, msg)| err(RuleError::new(key, msg)))?;
+        let en_passant = en_passant::compile(file.en_passant);
+        let long_pushes = en_passant::long_pushes(&board, en_passant);
         Ok(Variant {
             name: file.name,
             description: file.description,
@@ -180,7 +182,8 @@ impl Variant {
             stacking,
             stack_code,
             occupy,
-            en_passant: en_passant::compile(file.en_passant),
+            long_pushes,
+            en_passant,
             search: SearchRules {
                 null_move: file.search.null_move,
                 lmr: file.search.lmr,

@@ -8,7 +8,7 @@ pub mod eval_table;
 pub mod table;
 pub mod values;
 
-use crate::core::geometry::{Bitboard, Board};
+use crate::core::geometry::{Bitboard, Board, SQUARE_SLOTS};
 use crate::core::moves::{PieceType, MAX_PIECE_TYPES};
 use crate::movement::atoms::Atom;
 use crate::movement::attacks::{AttackerMap, PieceAttacks, Rays};
@@ -129,6 +129,10 @@ pub struct Variant {
     pub occupy: Option<Box<OccupyRules>>,
     /// Double steps leave an en passant square.
     pub en_passant: bool,
+    /// Per colour and square: the squares straight ahead on its file two or more ranks
+    /// away, where a pawn's step onto an empty square leaves an en passant square (all
+    /// empty without en passant).
+    pub long_pushes: [Box<[Bitboard; SQUARE_SLOTS]>; 2],
     /// The `[search]` section.
     pub search: SearchRules,
     /// The `[eval]` section: weights set over the derived ones (see [`Variant::eval`]).
