@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds Tenfold with profile-guided optimisation, the way Stockfish's `make
 # profile-build` does: an instrumented build searches every built-in game's bench set
-# and counts a shallow perft of each, LLVM merges the counts, and the release build is
+# (deepened to a million nodes a game) and counts a shallow perft of each, LLVM merges the counts, and the release build is
 # compiled again laid out by them (hot paths straight, cold ones out of the way).
 # About 10% more nodes/s in the search than `cargo build --release` (docs/strength.md).
 #
@@ -31,8 +31,17 @@ rm -rf "$out/profiles"
 RUSTFLAGS="$cpu -C profile-generate=$out/profiles" \
     cargo build --release --quiet --target-dir "$out/instrumented"
 train=$out/instrumented/release/tenfold
+# Each game's search weighs about alike in the profile: its bench is deepened until it
+# has searched a million nodes. (The two 8x8 games share the u64 code, and Combined
+# Arms' bench alone is ten times chess's at the default depth.)
 for v in $("$train" variants | awk '{print $1}'); do
-    "$train" bench --variant "$v" >/dev/null
+    depth=9
+    total=0
+    while [ "$total" -lt 1000000 ] && [ "$depth" -le 14 ]; do
+        nodes=$("$train" bench --variant "$v" --depth "$depth" --json | sed -n 's/.*"nodes":\([0-9]*\).*/\1/p')
+        total=$((total + ${nodes:-1000000}))
+        depth=$((depth + 1))
+    done
     "$train" perft --variant "$v" --depth 3 >/dev/null
 done
 "$profdata" merge -o "$out/tenfold.profdata" "$out/profiles"

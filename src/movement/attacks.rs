@@ -268,6 +268,22 @@ fn shifted<W: Word>(bb: Bitboard<W>, delta: i32) -> Bitboard<W> {
     })
 }
 
+/// [`PlainRides::reach`] for `K` rides, the first `UP` ascending, from square index `i`.
+#[inline(always)]
+fn fixed_reach<W: Word, const UP: usize, const K: usize>(
+    masks: &[Bitboard],
+    i: usize,
+    occ: W,
+) -> W {
+    let m: &[Bitboard; K] = masks[i * K..(i + 1) * K].try_into().unwrap();
+    let mut reach = W::ZERO;
+    for (j, r) in m.iter().enumerate() {
+        let r = r.narrow::<W>().0;
+        reach |= r & cut(r & occ, j < UP);
+    }
+    reach
+}
+
 /// The rides of a piece whose rides all move and capture alike from every square: for
 /// each square its `k` ray masks side by side, the `up` ascending ones first, so a
 /// lookup touches one or two cache lines and tests no flags.
@@ -299,6 +315,13 @@ impl PlainRides {
     /// The squares the rides reach from square index `i`, first blockers included.
     #[inline(always)]
     fn reach<W: Word>(&self, i: usize, occ: Bitboard<W>) -> Bitboard<W> {
+        // The rook's, the bishop's and the queen's shapes with their counts fixed, so
+        // the walk is unrolled and unchecked (the evaluation asks it of every piece).
+        match (self.up, self.k) {
+            (2, 4) => return Bitboard(fixed_reach::<W, 2, 4>(&self.masks, i, occ.0)),
+            (4, 8) => return Bitboard(fixed_reach::<W, 4, 8>(&self.masks, i, occ.0)),
+            _ => {}
+        }
         let m = &self.masks[i * self.k..(i + 1) * self.k];
         let mut reach = W::ZERO;
         for r in &m[..self.up] {
