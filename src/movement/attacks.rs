@@ -268,20 +268,19 @@ fn shifted<W: Word>(bb: Bitboard<W>, delta: i32) -> Bitboard<W> {
     })
 }
 
-/// [`PlainRides::reach`] for `K` rides, the first `UP` ascending, from square index `i`.
+/// Calls `f` with each of the `K` ray masks of square index `i` and whether it ascends
+/// (the first `up`): a fixed length, so that the walk is unrolled and unchecked.
 #[inline(always)]
-fn fixed_reach<W: Word, const UP: usize, const K: usize>(
+fn walk_fixed<W: Word, const K: usize>(
     masks: &[Bitboard],
     i: usize,
-    occ: W,
-) -> W {
+    up: usize,
+    f: &mut impl FnMut(W, bool),
+) {
     let m: &[Bitboard; K] = masks[i * K..(i + 1) * K].try_into().unwrap();
-    let mut reach = W::ZERO;
     for (j, r) in m.iter().enumerate() {
-        let r = r.narrow::<W>().0;
-        reach |= r & cut(r & occ, j < UP);
+        f(r.narrow::<W>().0, j < up);
     }
-    reach
 }
 
 /// The rides of a piece whose rides all move and capture alike from every square: for
@@ -312,26 +311,31 @@ impl PlainRides {
         }
     }
 
+    /// Calls `f` with each ray mask of square index `i` and whether it ascends.
+    #[inline(always)]
+    fn each_ray<W: Word>(&self, i: usize, mut f: impl FnMut(W, bool)) {
+        // The rook's, the bishop's and the queen's shapes (a cannon's too) with their
+        // counts fixed: the evaluation walks them for every piece.
+        match (self.up, self.k) {
+            (2, 4) => walk_fixed::<W, 4>(&self.masks, i, 2, &mut f),
+            (4, 8) => walk_fixed::<W, 8>(&self.masks, i, 4, &mut f),
+            _ => {
+                let m = &self.masks[i * self.k..(i + 1) * self.k];
+                for r in &m[..self.up] {
+                    f(r.narrow::<W>().0, true);
+                }
+                for r in &m[self.up..] {
+                    f(r.narrow::<W>().0, false);
+                }
+            }
+        }
+    }
+
     /// The squares the rides reach from square index `i`, first blockers included.
     #[inline(always)]
     fn reach<W: Word>(&self, i: usize, occ: Bitboard<W>) -> Bitboard<W> {
-        // The rook's, the bishop's and the queen's shapes with their counts fixed, so
-        // the walk is unrolled and unchecked (the evaluation asks it of every piece).
-        match (self.up, self.k) {
-            (2, 4) => return Bitboard(fixed_reach::<W, 2, 4>(&self.masks, i, occ.0)),
-            (4, 8) => return Bitboard(fixed_reach::<W, 4, 8>(&self.masks, i, occ.0)),
-            _ => {}
-        }
-        let m = &self.masks[i * self.k..(i + 1) * self.k];
         let mut reach = W::ZERO;
-        for r in &m[..self.up] {
-            let r = r.narrow::<W>().0;
-            reach |= r & cut(r & occ.0, true);
-        }
-        for r in &m[self.up..] {
-            let r = r.narrow::<W>().0;
-            reach |= r & cut(r & occ.0, false);
-        }
+        self.each_ray(i, |r: W, up| reach |= r & cut(r & occ.0, up));
         Bitboard(reach)
     }
 
@@ -339,14 +343,8 @@ impl PlainRides {
     /// only captures takes (the first is its screen).
     #[inline(always)]
     fn second<W: Word>(&self, i: usize, occ: Bitboard<W>) -> Bitboard<W> {
-        let m = &self.masks[i * self.k..(i + 1) * self.k];
         let mut out = W::ZERO;
-        for r in &m[..self.up] {
-            out |= second_blocker(r.narrow::<W>().0 & occ.0, true);
-        }
-        for r in &m[self.up..] {
-            out |= second_blocker(r.narrow::<W>().0 & occ.0, false);
-        }
+        self.each_ray(i, |r: W, up| out |= second_blocker(r & occ.0, up));
         Bitboard(out)
     }
 
@@ -354,32 +352,12 @@ impl PlainRides {
     /// a piece that moves and hops along the same rays (each ray's blockers found once).
     #[inline(always)]
     fn reach_and_second<W: Word>(&self, i: usize, occ: Bitboard<W>) -> (Bitboard<W>, Bitboard<W>) {
-        // The cannon's rook-shaped rays unrolled, as in `reach`.
-        if (self.up, self.k) == (2, 4) {
-            let m: &[Bitboard; 4] = self.masks[i * 4..(i + 1) * 4].try_into().unwrap();
-            let (mut reach, mut second) = (W::ZERO, W::ZERO);
-            for (j, r) in m.iter().enumerate() {
-                let r = r.narrow::<W>().0;
-                let b = r & occ.0;
-                reach |= r & cut(b, j < 2);
-                second |= second_blocker(b, j < 2);
-            }
-            return (Bitboard(reach), Bitboard(second));
-        }
-        let m = &self.masks[i * self.k..(i + 1) * self.k];
         let (mut reach, mut second) = (W::ZERO, W::ZERO);
-        for r in &m[..self.up] {
-            let r = r.narrow::<W>().0;
+        self.each_ray(i, |r: W, up| {
             let b = r & occ.0;
-            reach |= r & cut(b, true);
-            second |= second_blocker(b, true);
-        }
-        for r in &m[self.up..] {
-            let r = r.narrow::<W>().0;
-            let b = r & occ.0;
-            reach |= r & cut(b, false);
-            second |= second_blocker(b, false);
-        }
+            reach |= r & cut(b, up);
+            second |= second_blocker(b, up);
+        });
         (Bitboard(reach), Bitboard(second))
     }
 }
