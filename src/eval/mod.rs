@@ -501,7 +501,8 @@ impl Eval {
     pub fn evaluate<W: Word>(&self, pos: &Position<W>) -> i32 {
         let mut s = Score::new(self);
         let f = self.pawn_walk(pos, &mut s);
-        self.finish(pos, s, &f)
+        self.placement(pos, &mut s);
+        self.finish(pos, s, &f, self.phase(pos))
     }
 
     /// [`Eval::evaluate`], with the pawn facts of `pos` (pawn key `key`, see
@@ -512,16 +513,76 @@ impl Eval {
         key: u64,
         cache: &mut PawnCache<W>,
     ) -> i32 {
-        if !self.pawn_cache_ok {
-            return self.evaluate(pos);
-        }
-        let mut s = Score::new(self);
-        let f = self.cached_pawns(pos, key, cache, &mut s.mg, &mut s.eg);
-        self.finish(pos, s, f)
+        self.evaluate_within(pos, key, cache, i32::MIN, i32::MAX, 0)
+            .value
     }
 
-    /// The score for the side to move, from the pawns' terms in `s` and their facts `f`.
-    fn finish<W: Word>(&self, pos: &Position<W>, mut s: Score, f: &PawnFacts<W>) -> i32 {
+    /// [`Eval::evaluate_cached`] for a caller that only needs the value where it may lie
+    /// inside `(lo, hi)`: when material, placement and the pawns' terms alone (the cheap
+    /// part, read from tables and `cache`) lie `margin` or more outside that window, the
+    /// rest (mobility, threats, royal safety: every piece's attacks) is not walked and the
+    /// cheap part is returned as an estimate.
+    pub fn evaluate_within<W: Word>(
+        &self,
+        pos: &Position<W>,
+        key: u64,
+        cache: &mut PawnCache<W>,
+        lo: i32,
+        hi: i32,
+        margin: i32,
+    ) -> Estimate {
+        let mut s = Score::new(self);
+        let walked;
+        let f = if self.pawn_cache_ok {
+            self.cached_pawns(pos, key, cache, &mut s.mg, &mut s.eg)
+        } else {
+            walked = self.pawn_walk(pos, &mut s);
+            &walked
+        };
+        self.placement(pos, &mut s);
+        let phase = self.phase(pos);
+        let rough = blend(pos, &s, phase);
+        if rough.saturating_sub(margin) >= hi || rough.saturating_add(margin) <= lo {
+            return Estimate {
+                value: rough,
+                exact: false,
+            };
+        }
+        Estimate {
+            value: self.finish(pos, s, f, phase),
+            exact: true,
+        }
+    }
+
+    /// Material and placement of the pieces on the board that are not pawn-rule pieces
+    /// (those are the pawns' terms), and the pieces in hand.
+    #[inline]
+    fn placement<W: Word, S: Sink>(&self, pos: &Position<W>, sink: &mut S) {
+        for c in Color::BOTH {
+            let ci = c.idx();
+            for t in 0..self.values.len() {
+                if self.pawn_mask >> t & 1 == 0 {
+                    for sq in pos.pieces(t as PieceType, c).iter() {
+                        sink.piece(ci, t, sq);
+                    }
+                }
+                let n = pos.hand(c, t as PieceType) as i32;
+                if n > 0 {
+                    sink.hand(ci, t, n);
+                }
+            }
+        }
+    }
+
+    /// The score for the side to move, from the cheap part in `s` (pawns' terms, material
+    /// and placement), the pawns' facts `f` and the game phase.
+    fn finish<W: Word>(
+        &self,
+        pos: &Position<W>,
+        mut s: Score,
+        f: &PawnFacts<W>,
+        phase: (i32, i32),
+    ) -> i32 {
         if self.threats_on {
             self.walk_rest::<_, _, true>(pos, &mut s, f);
         } else {
@@ -534,12 +595,7 @@ impl Eval {
                 s.mg[c] -= (d * d * scale as i64 / 256).min(cap as i64) as i32;
             }
         }
-        let us = pos.side_to_move().idx();
-        let them = 1 - us;
-        let (phase, full) = self.phase(pos);
-        let mgs = s.mg[us] - s.mg[them];
-        let egs = s.eg[us] - s.eg[them];
-        (mgs as i64 * phase as i64 + egs as i64 * (full - phase) as i64) as i32 / full
+        blend(pos, &s, phase)
     }
 
     /// Reports every feature of the position to `sink`; `THREATS` also counts the
@@ -548,10 +604,12 @@ impl Eval {
     #[allow(clippy::needless_range_loop)]
     pub fn walk<W: Word, S: Sink, const THREATS: bool>(&self, pos: &Position<W>, sink: &mut S) {
         let f = self.pawn_walk(pos, sink);
+        self.placement(pos, sink);
         self.walk_rest::<W, S, THREATS>(pos, sink, &f);
     }
 
-    /// Everything [`Eval::walk`] reports but the pawns' own terms, given their facts `f`.
+    /// Everything [`Eval::walk`] reports but the pawns' own terms and
+    /// [`Eval::placement`], given the pawns' facts `f`.
     // A type indexes the position, the attack tables and several weight tables at once.
     #[allow(clippy::needless_range_loop)]
     fn walk_rest<W: Word, S: Sink, const THREATS: bool>(
@@ -627,7 +685,6 @@ impl Eval {
                 let pa = &v.attacks[ci][t];
                 let light = outpost_on && self.light_mask >> t & 1 != 0;
                 for sq in bb.iter() {
-                    sink.piece(ci, t, sq);
                     if light && self.outpost(ci, sq, &pawns, &pawn_att) {
                         sink.scalar(ci, weights::OUTPOST, 1);
                     }
@@ -659,12 +716,6 @@ impl Eval {
                     if hits > 0 && !is_royal {
                         sink.zone_hits(1 - ci, t, hits);
                     }
-                }
-            }
-            for t in 0..self.values.len() {
-                let n = pos.hand(c, t as PieceType) as i32;
-                if n > 0 {
-                    sink.hand(ci, t, n);
                 }
             }
             for &t in &self.colour_bound {
@@ -919,6 +970,27 @@ impl Eval {
     }
 }
 
+/// A static evaluation that may have stopped at its cheap part
+/// ([`Eval::evaluate_within`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    /// Centipawns for the side to move.
+    pub value: i32,
+    /// Whether this is the whole evaluation (else material, placement and pawns only).
+    pub exact: bool,
+}
+
+/// The middlegame and endgame sums of `s` for the side to move, weighed by `phase`
+/// (phase, full phase).
+#[inline]
+fn blend<W: Word>(pos: &Position<W>, s: &Score, (phase, full): (i32, i32)) -> i32 {
+    let us = pos.side_to_move().idx();
+    let them = 1 - us;
+    let mgs = s.mg[us] - s.mg[them];
+    let egs = s.eg[us] - s.eg[them];
+    (mgs as i64 * phase as i64 + egs as i64 * (full - phase) as i64) as i32 / full
+}
+
 /// Every square a piece of type `t` and colour `c` on `from` moves or captures to.
 #[inline(always)]
 fn reach<W: Word>(v: &Variant, c: usize, t: usize, from: Square, occ: Bitboard<W>) -> Bitboard<W> {
@@ -1046,6 +1118,40 @@ mod tests {
         );
         // Most games have a compound (the check above is not empty).
         assert!(with_unions > 500, "{with_unions}");
+    }
+
+    /// Quiescence's lazy evaluation: the cheap part (material, placement, pawns) stands
+    /// for the whole only where it lies the margin or more outside the window, and the
+    /// whole is otherwise what `evaluate` finds, along seeded games of every built-in game.
+    #[test]
+    fn the_cheap_part_stands_for_the_evaluation_only_the_margin_outside_the_window() {
+        let start = |v: &_| (Eval::new(v), PawnCache::<u128>::default());
+        let mut estimates = 0;
+        crate::testing::seeded_games(60, 0x1A2B_3C4D_5E6F_7081, start, |s, name, ply, p| {
+            let (e, cache) = s;
+            let key = pawn_key(p);
+            let at = format!("{name}, ply {ply}: {}", p.fen());
+            let full = e.evaluate(p);
+            // A window the cheap part is always above: it comes back alone.
+            let rough = e.evaluate_within(p, key, cache, i32::MIN, i32::MIN, 0);
+            assert!(!rough.exact, "{at}");
+            let r = rough.value;
+            let m = 200;
+            for (lo, hi, cheap) in [
+                (r + 199, r + 300, false),
+                (r + 200, r + 300, true),
+                (r - 300, r - 199, false),
+                (r - 300, r - 200, true),
+                (r - 1, r + 1, false),
+            ] {
+                let got = e.evaluate_within(p, key, cache, lo, hi, m);
+                let want = if cheap { r } else { full };
+                assert_eq!((got.value, got.exact), (want, !cheap), "({lo}, {hi}) {at}");
+                estimates += cheap as usize;
+            }
+            assert_eq!(e.evaluate_cached(p, key, cache), full, "{at}");
+        });
+        assert!(estimates > 1000, "{estimates}");
     }
 
     #[test]

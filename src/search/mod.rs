@@ -20,7 +20,7 @@ pub use time::{Limits, TimePlan};
 
 use crate::core::geometry::Word;
 use crate::core::moves::{Move, MoveList, Piece, MAX_MOVES};
-use crate::eval::{Eval, PawnCache};
+use crate::eval::{Estimate, Eval, PawnCache};
 use crate::position::Position;
 use crate::tt::{is_stored_move, Bound, Hit, TranspositionTable, NO_EVAL};
 use correction::{pawn_key, Correction};
@@ -182,6 +182,8 @@ pub(crate) struct Shared {
     pub deepest: AtomicU32,
     /// Late-move reductions allowed by the table.
     pub lmr: bool,
+    /// The table's `lazy_margin` (0: quiescence always evaluates in full).
+    pub lazy_margin: i32,
     /// User stop and pondering.
     pub control: Arc<Control>,
     /// Root lines the main thread searches each iteration (MultiPV, or more for a
@@ -765,6 +767,37 @@ impl<W: Word> Worker<W> {
         e
     }
 
+    /// The static evaluation of a quiescence node searched with window (`alpha`, `beta`):
+    /// only its cheap part where that, corrected, lies the table's `lazy_margin` or more
+    /// outside the window. Why: a third of quiescence's evaluations in chess end so far
+    /// from the window that mobility, threats and royal safety (nine tenths of the
+    /// evaluation's cost) could not bring them back into it (docs/strength.md).
+    fn evaluate_lazy(&mut self, key: u64, pkey: u64, alpha: i32, beta: i32) -> Estimate {
+        let margin = self.shared.lazy_margin;
+        if margin == 0 {
+            return Estimate {
+                value: self.evaluate_cached(key, pkey),
+                exact: true,
+            };
+        }
+        if let Some(value) = self.eval_cache.get(key) {
+            return Estimate { value, exact: true };
+        }
+        let c = self.corr.get(self.pos.side_to_move(), pkey);
+        let e = self.eval.evaluate_within(
+            &self.pos,
+            pkey,
+            &mut self.pawn_cache,
+            alpha.saturating_sub(c),
+            beta.saturating_sub(c),
+            margin,
+        );
+        if e.exact {
+            self.eval_cache.put(key, e.value);
+        }
+        e
+    }
+
     /// A static evaluation with this search's correction for its pawn structure (`pkey`);
     /// `NO_EVAL` stays as it is.
     #[inline]
@@ -1156,12 +1189,13 @@ impl<W: Word> Worker<W> {
             tt_move = h.mv;
         }
         let pkey = if in_check { 0 } else { pawn_key(&self.pos) };
-        let raw = if in_check {
-            NO_EVAL
+        let (raw, exact) = if in_check {
+            (NO_EVAL, true)
         } else if tt_eval != NO_EVAL {
-            tt_eval
+            (tt_eval, true)
         } else {
-            self.evaluate_cached(key, pkey)
+            let e = self.evaluate_lazy(key, pkey, alpha, beta);
+            (e.value, e.exact)
         };
         let stand = if in_check {
             NO_EVAL
@@ -1283,9 +1317,11 @@ impl<W: Word> Worker<W> {
         } else {
             Bound::Upper
         };
+        // An estimate is no evaluation for the next visit to build on.
+        let eval = if exact { raw } else { NO_EVAL };
         self.shared
             .tt
-            .store(key, best_move, score_to_tt(best, ply), raw, 0, bound);
+            .store(key, best_move, score_to_tt(best, ply), eval, 0, bound);
         best
     }
 

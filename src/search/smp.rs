@@ -286,6 +286,7 @@ impl Engine {
             null_move: search.null_move,
             deepest: AtomicU32::new(0),
             lmr: search.lmr,
+            lazy_margin: search.lazy_margin,
             control: Arc::clone(&control),
             lines,
             by_depth: Mutex::new(Vec::new()),

@@ -188,6 +188,7 @@ impl Variant {
                 null_move: file.search.null_move,
                 lmr: file.search.lmr,
                 bench: file.search.bench,
+                lazy_margin: file.search.lazy_margin as i32,
             },
             eval: OnceLock::from(eval),
             eval_text: None,

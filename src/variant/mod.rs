@@ -76,6 +76,9 @@ pub struct SearchRules {
     pub lmr: bool,
     /// FENs `tenfold bench` searches; empty: positions derived from the start.
     pub bench: Vec<String>,
+    /// How far outside quiescence's window the evaluation's cheap part must lie to be
+    /// taken for the whole, in centipawns; 0: never.
+    pub lazy_margin: i32,
 }
 
 /// A variant, compiled: everything move generation needs, read-only.

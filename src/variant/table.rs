@@ -78,6 +78,10 @@ pub struct SearchFile {
     /// from it by fixed move sequences.
     #[serde(default)]
     pub bench: Vec<String>,
+    /// Centipawns: quiescence takes the evaluation's cheap part (material, placement,
+    /// pawns) for the whole where that lies this far outside its window; 0 is off.
+    #[serde(default)]
+    pub lazy_margin: u16,
 }
 
 fn yes() -> bool {
@@ -90,6 +94,7 @@ impl Default for SearchFile {
             null_move: true,
             lmr: true,
             bench: Vec::new(),
+            lazy_margin: 0,
         }
     }
 }
