@@ -757,14 +757,7 @@ impl<W: Word> Worker<W> {
     /// thread's cache when it was evaluated before.
     #[inline]
     fn evaluate_cached(&mut self, key: u64, pkey: u64) -> i32 {
-        if let Some(e) = self.eval_cache.get(key) {
-            return e;
-        }
-        let e = self
-            .eval
-            .evaluate_cached(&self.pos, pkey, &mut self.pawn_cache);
-        self.eval_cache.put(key, e);
-        e
+        self.evaluate_within(key, pkey, i32::MIN, i32::MAX, 0).value
     }
 
     /// The static evaluation of a quiescence node searched with window (`alpha`, `beta`):
@@ -776,23 +769,29 @@ impl<W: Word> Worker<W> {
     fn evaluate_lazy(&mut self, key: u64, pkey: u64, alpha: i32, beta: i32) -> Estimate {
         let margin = self.shared.lazy_margin;
         if margin == 0 {
-            return Estimate {
-                value: self.evaluate_cached(key, pkey),
-                exact: true,
-            };
-        }
-        if let Some(value) = self.eval_cache.get(key) {
-            return Estimate { value, exact: true };
+            return self.evaluate_within(key, pkey, i32::MIN, i32::MAX, 0);
         }
         let c = self.corr.get(self.pos.side_to_move(), pkey);
-        let e = self.eval.evaluate_within(
-            &self.pos,
+        self.evaluate_within(
+            key,
             pkey,
-            &mut self.pawn_cache,
             alpha.saturating_sub(c),
             beta.saturating_sub(c),
             margin,
-        );
+        )
+    }
+
+    /// [`Eval::evaluate_within`] of the node (raw: the window `lo`, `hi` is the
+    /// uncorrected one), from this thread's cache when it was evaluated in full before;
+    /// only a full evaluation is kept there.
+    #[inline]
+    fn evaluate_within(&mut self, key: u64, pkey: u64, lo: i32, hi: i32, margin: i32) -> Estimate {
+        if let Some(value) = self.eval_cache.get(key) {
+            return Estimate { value, exact: true };
+        }
+        let e = self
+            .eval
+            .evaluate_within(&self.pos, pkey, &mut self.pawn_cache, lo, hi, margin);
         if e.exact {
             self.eval_cache.put(key, e.value);
         }
