@@ -1007,7 +1007,14 @@ impl<W: Word> Worker<W> {
         let mut quiets = [(Piece::NONE, 0u8); 64];
         let mut nq = 0;
         let lmr = lmr_table();
+        // Where the list ends: quiet moves a node-wide pruning has ruled out are dropped
+        // from it, so the picker does not sort its way through them.
+        let mut end = n;
+        let mut quiets_dropped = false;
         for i in 0..n {
+            if i >= end {
+                break;
+            }
             let (m, score) = pick(
                 &mut self.lists[ply],
                 &mut self.keys[ply * MAX_MOVES..(ply + 1) * MAX_MOVES],
@@ -1024,9 +1031,18 @@ impl<W: Word> Worker<W> {
             let mut prune = false;
             if !root && !in_check && best > -MATE_BOUND && searched > 0 {
                 if quiet {
-                    prune = (depth <= 5
+                    // Late or futile: this holds for every quiet move after this one too
+                    // (the count, the best score and alpha only grow), so the rest of the
+                    // quiet moves that cannot check are dropped from the list at once
+                    // rather than picked one by one to be skipped.
+                    let late = (depth <= 5
                         && searched >= (3 + depth * depth) as usize / (2 - improving as usize))
-                        || (depth <= 4 && eval != NO_EVAL && eval + 100 + 90 * depth <= alpha)
+                        || (depth <= 4 && eval != NO_EVAL && eval + 100 + 90 * depth <= alpha);
+                    if late && !quiets_dropped {
+                        quiets_dropped = true;
+                        end = self.drop_quiet_non_checks(ply, i + 1, end);
+                    }
+                    prune = late
                         // A quiet move that hands material over by exchange.
                         || (depth <= 7 && !see_ge(&self.eval, &self.pos, m, -25 * depth * depth));
                 } else if depth <= 4 && score < 0 {
@@ -1366,6 +1382,28 @@ impl<W: Word> Worker<W> {
     /// position before it is not negative).
     fn safe_check(&self, m: Move) -> bool {
         keeps_piece_after(&self.eval, &self.pos, m)
+    }
+
+    /// Drops the quiet moves that cannot check from the moves at `from..end` of ply
+    /// `ply`'s list, keeping the order of the rest; returns where the list now ends.
+    // Each key carries its move's place in its low bits for the picker's ties, so the
+    // survivors take their new places in their old order. Those ties then fall as they
+    // would not have with the dropped moves still swapped about by the picker: the
+    // same moves are searched, but equal scores may come in another order.
+    fn drop_quiet_non_checks(&mut self, ply: usize, from: usize, end: usize) -> usize {
+        let moves = self.lists[ply].as_mut_slice();
+        let keys = &mut self.keys[ply * MAX_MOVES..(ply + 1) * MAX_MOVES];
+        let mut kept = from;
+        for j in from..end {
+            let m = moves[j];
+            if is_tactical(&self.eval, &self.pos, m) || self.pos.may_give_check(m) {
+                moves[kept] = m;
+                keys[kept] = keys[j] & !0xFFFF | (0xFFFF - kept) as i64;
+                kept += 1;
+            }
+        }
+        self.lists[ply].truncate(kept);
+        kept
     }
 
     /// Deepest ply of the last iteration.
