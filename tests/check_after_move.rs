@@ -3,7 +3,8 @@
 //! (hoppers, facing royals, regions, drops, kills and stacks included: the moves and
 //! variants it cannot judge from the move alone must fall back to the full test); and
 //! `may_give_check`, the test before a move that lets the search skip pruned moves
-//! without making them, never answers false for a move that checks.
+//! without making them, never answers false for a move that checks; and the search's
+//! per-position form of it (`check_squares`) answers as it does for every move.
 
 mod common;
 
@@ -14,15 +15,23 @@ use tenfold::Position;
 
 /// Plays `games` random games of `plies` plies in `name`; after every legal move of
 /// every position on the way, the two tests must agree, and the test before the move
-/// must allow every check. Returns the checks seen, the moves that test ruled out and
-/// the moves it let through that do not check.
+/// must allow every check, and the check squares of the position must answer as it
+/// does. Returns the checks seen, the moves that test ruled out, the moves it let
+/// through that do not check, and the positions whose check squares answered by lookup.
 /// With `exact`, an ordinary non-royal move must be ruled out unless it checks.
-fn walk(name: &str, games: usize, plies: usize, seed: u64, exact: bool) -> (usize, usize, usize) {
+fn walk(
+    name: &str,
+    games: usize,
+    plies: usize,
+    seed: u64,
+    exact: bool,
+) -> (usize, usize, usize, usize) {
     let v = registry::get(name).unwrap();
     let mut rng = Rng(seed);
     let mut checks = 0;
     let mut ruled_out = 0;
     let mut let_through = 0;
+    let mut by_lookup = 0;
     for _ in 0..games {
         let mut p = Position::startpos(&v);
         for _ in 0..plies {
@@ -33,9 +42,16 @@ fn walk(name: &str, games: usize, plies: usize, seed: u64, exact: bool) -> (usiz
             }
             let mut checking = Vec::new();
             let fen = p.fen();
+            let squares = p.check_squares();
+            by_lookup += usize::from(squares.by_lookup());
             for &m in list.iter() {
                 let text = p.move_to_string(m);
                 let may = p.may_give_check(m);
+                assert_eq!(
+                    squares.may_give_check(&p, m),
+                    may,
+                    "{name}: the check squares judge {text} in {fen} otherwise"
+                );
                 ruled_out += usize::from(!may);
                 p.make_move(m);
                 let full = p.in_check();
@@ -73,7 +89,7 @@ fn walk(name: &str, games: usize, plies: usize, seed: u64, exact: bool) -> (usiz
             p.make_move(m);
         }
     }
-    (checks, ruled_out, let_through)
+    (checks, ruled_out, let_through, by_lookup)
 }
 
 #[test]
@@ -81,8 +97,16 @@ fn the_check_test_after_a_move_agrees_with_the_full_test_in_every_built_in_game(
     for (i, name) in registry::names().into_iter().enumerate() {
         // Games of plain leaps and rides judge ordinary moves before making them.
         let exact = ["chess", "grand", "shako"].contains(&name);
-        let (checks, ruled_out, let_through) = walk(name, 8, 200, 0x5eed + i as u64, exact);
-        eprintln!("{name}: {checks} checks, {ruled_out} ruled out, {let_through} let through");
+        let (checks, ruled_out, let_through, by_lookup) =
+            walk(name, 8, 200, 0x5eed + i as u64, exact);
+        eprintln!(
+            "{name}: {checks} checks, {ruled_out} ruled out, {let_through} let through, \
+             {by_lookup} positions by lookup"
+        );
+        // Games of leaps and plain rides only answer by the per-position lookup.
+        if ["chess", "grand", "capablanca", "janus", "embassy"].contains(&name) {
+            assert!(by_lookup > 0, "{name}: no position answered by lookup");
+        }
         assert!(checks > 0, "{name}: no check in the random games");
         if exact {
             assert!(ruled_out > 0, "{name}: no move ruled out");

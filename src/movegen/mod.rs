@@ -9,6 +9,7 @@
 
 pub mod castling;
 pub mod check;
+pub mod check_squares;
 pub mod drops;
 pub mod en_passant;
 pub mod occupy;

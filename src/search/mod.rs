@@ -21,6 +21,7 @@ pub use time::{Limits, TimePlan};
 use crate::core::geometry::Word;
 use crate::core::moves::{Move, MoveList, Piece, MAX_MOVES};
 use crate::eval::{Estimate, Eval, PawnCache};
+use crate::movegen::check_squares::CheckSquares;
 use crate::position::Position;
 use crate::tt::{is_stored_move, Bound, Hit, TranspositionTable, NO_EVAL};
 use correction::{pawn_key, Correction};
@@ -337,6 +338,35 @@ fn pick(moves: &mut MoveList, keys: &mut [i64], i: usize) -> (Move, i32) {
     keys[bi] = keys[i] & !0xFFFF | (0xFFFF - bi) as i64;
     keys[i] = best & !0xFFFF | (0xFFFF - i) as i64;
     (moves.as_slice()[i], (best >> 16) as i32)
+}
+
+/// Drops the quiet moves that cannot check (`checks` tells) from the moves at `range`
+/// of `moves`, whose ordering keys are `keys`, keeping the order of the rest; returns
+/// where the list now ends.
+// Each key carries its move's place in its low bits for the picker's ties, so the
+// survivors take their new places in their old order. Those ties then fall as they
+// would not have with the dropped moves still swapped about by the picker: the same
+// moves are searched, but equal scores may come in another order.
+fn drop_quiet_non_checks<W: Word>(
+    e: &Eval,
+    pos: &Position<W>,
+    checks: &CheckSquares<W>,
+    moves: &mut MoveList,
+    keys: &mut [i64],
+    range: std::ops::Range<usize>,
+) -> usize {
+    let mut kept = range.start;
+    let list = moves.as_mut_slice();
+    for j in range {
+        let m = list[j];
+        if is_tactical(e, pos, m) || checks.may_give_check(pos, m) {
+            list[kept] = m;
+            keys[kept] = keys[j] & !0xFFFF | (0xFFFF - kept) as i64;
+            kept += 1;
+        }
+    }
+    moves.truncate(kept);
+    kept
 }
 
 /// One search thread.
@@ -1011,6 +1041,8 @@ impl<W: Word> Worker<W> {
         // from it, so the picker does not sort its way through them.
         let mut end = n;
         let mut quiets_dropped = false;
+        // Which moves may check, found on the first question (most nodes ask none).
+        let mut checks: Option<CheckSquares<W>> = None;
         for i in 0..n {
             if i >= end {
                 break;
@@ -1040,7 +1072,15 @@ impl<W: Word> Worker<W> {
                         || (depth <= 4 && eval != NO_EVAL && eval + 100 + 90 * depth <= alpha);
                     if late && !quiets_dropped {
                         quiets_dropped = true;
-                        end = self.drop_quiet_non_checks(ply, i + 1, end);
+                        let cs = checks.get_or_insert_with(|| self.pos.check_squares());
+                        end = drop_quiet_non_checks(
+                            &self.eval,
+                            &self.pos,
+                            cs,
+                            &mut self.lists[ply],
+                            &mut self.keys[ply * MAX_MOVES..(ply + 1) * MAX_MOVES],
+                            i + 1..end,
+                        );
                     }
                     prune = late
                         // A quiet move that hands material over by exchange.
@@ -1049,7 +1089,11 @@ impl<W: Word> Worker<W> {
                     prune = !see_ge(&self.eval, &self.pos, m, -60 * depth);
                 }
             }
-            if prune && !self.pos.may_give_check(m) {
+            if prune
+                && !checks
+                    .get_or_insert_with(|| self.pos.check_squares())
+                    .may_give_check(&self.pos, m)
+            {
                 continue;
             }
             let pc = moving_piece(&self.pos, m);
@@ -1382,28 +1426,6 @@ impl<W: Word> Worker<W> {
     /// position before it is not negative).
     fn safe_check(&self, m: Move) -> bool {
         keeps_piece_after(&self.eval, &self.pos, m)
-    }
-
-    /// Drops the quiet moves that cannot check from the moves at `from..end` of ply
-    /// `ply`'s list, keeping the order of the rest; returns where the list now ends.
-    // Each key carries its move's place in its low bits for the picker's ties, so the
-    // survivors take their new places in their old order. Those ties then fall as they
-    // would not have with the dropped moves still swapped about by the picker: the
-    // same moves are searched, but equal scores may come in another order.
-    fn drop_quiet_non_checks(&mut self, ply: usize, from: usize, end: usize) -> usize {
-        let moves = self.lists[ply].as_mut_slice();
-        let keys = &mut self.keys[ply * MAX_MOVES..(ply + 1) * MAX_MOVES];
-        let mut kept = from;
-        for j in from..end {
-            let m = moves[j];
-            if is_tactical(&self.eval, &self.pos, m) || self.pos.may_give_check(m) {
-                moves[kept] = m;
-                keys[kept] = keys[j] & !0xFFFF | (0xFFFF - kept) as i64;
-                kept += 1;
-            }
-        }
-        self.lists[ply].truncate(kept);
-        kept
     }
 
     /// Deepest ply of the last iteration.
