@@ -14,8 +14,8 @@ const MAX_UNCOVERING: usize = 8;
 /// What makes a move of the side to move check, in one position.
 pub struct CheckSquares<W: Word> {
     /// False where the variant's attacks are not all leaps and plain rides (hops,
-    /// bent rides, lame leaps, facing, initial-only rides), or a royal is attacked
-    /// already: every question then goes to [`Position::may_give_check`].
+    /// bent rides, lame leaps, facing, initial-only rides), or an enemy royal is
+    /// attacked already: every question then goes to [`Position::may_give_check`].
     exact: bool,
     /// The types answered here (not royal, not changing type on arrival): the others
     /// go to [`Position::may_give_check`].
@@ -44,7 +44,7 @@ impl<W: Word> Position<W> {
         cs
     }
 
-    /// Fills `cs`; false where it cannot be exact (see [`CheckSquares::exact`]).
+    /// Fills `cs`; false where it cannot be exact (see `CheckSquares::exact`).
     fn fill_check_squares(&self, cs: &mut CheckSquares<W>) -> bool {
         let v = &*self.v;
         let us = self.side;
