@@ -39,6 +39,11 @@ use std::time::{Duration, Instant};
 pub const MAX_PLY: usize = 128;
 /// Quiescence plies in which kills that do not end on their victim are searched.
 const KILL_PLIES: u32 = 2;
+/// How far below the singular test's beta every other move must fall for the table move
+/// to earn two plies (Stockfish's double extension), outside PV nodes.
+const DOUBLE_MARGIN: i32 = 25;
+/// Double extensions allowed on one line.
+const MAX_DOUBLES: u8 = 6;
 
 /// Score of mate at the root; mate in n plies scores `MATE - n`.
 pub const MATE: i32 = 32_000;
@@ -49,8 +54,9 @@ pub const INF: i32 = 32_500;
 
 /// What a singular-extension test found for the table move.
 enum Singular {
-    /// Every other move falls short of it: it earns a ply.
-    Extend,
+    /// Every other move falls short of it, by this much at least: it earns a ply (two
+    /// where they fall far short).
+    Extend(i32),
     /// Not singular.
     No,
     /// Other moves reach beta too: the node is cut with this score.
@@ -401,6 +407,9 @@ pub(crate) struct Worker<W: Word> {
     /// The move left out at each ply while a singular-extension test searches the others
     /// (`Move::NULL` when none is).
     skip: [Move; MAX_PLY + 2],
+    /// Double singular extensions on the line to each ply (they are capped per line, so
+    /// that a line of them cannot deepen the search without end).
+    doubles: [u8; MAX_PLY + 2],
     nodes: u64,
     flushed: u64,
     seldepth: usize,
@@ -474,6 +483,7 @@ impl<W: Word> Worker<W> {
             evals: [0; MAX_PLY + 2],
             current: [Move(u64::MAX); MAX_PLY + 2],
             skip: [Move::NULL; MAX_PLY + 2],
+            doubles: [0; MAX_PLY + 2],
             nodes: 0,
             flushed: 0,
             seldepth: 0,
@@ -946,6 +956,7 @@ impl<W: Word> Worker<W> {
                 self.current[ply] = Move::NULL;
                 self.conts[ply] = NO_CONT;
                 self.pos.make_null();
+                self.doubles[ply + 1] = self.doubles[ply];
                 self.killers[ply + 1] = [Move::NULL; 2];
                 let s = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
                 self.pos.unmake_null();
@@ -995,12 +1006,17 @@ impl<W: Word> Worker<W> {
         let singular = match hit {
             Some(h) if !root && skip == Move::NULL && tt_move != Move::NULL && depth >= 6 => {
                 match self.singular(h, tt_move, beta, depth, ply, in_check) {
-                    Singular::Extend => true,
-                    Singular::No => false,
+                    // Far below: the table move is the only one worth playing.
+                    Singular::Extend(below) => {
+                        let double =
+                            !pv_node && below > DOUBLE_MARGIN && self.doubles[ply] < MAX_DOUBLES;
+                        1 + double as i32
+                    }
+                    Singular::No => 0,
                     Singular::Cut(s) => return s,
                 }
             }
-            _ => false,
+            _ => 0,
         };
         if self.stopped {
             return 0;
@@ -1110,10 +1126,15 @@ impl<W: Word> Worker<W> {
             // A check that hands material over (the checker is lost by exchange) is no
             // forcing line worth a ply: many long-range pieces on a large board give
             // such checks at nearly every node.
-            let ext = ((singular && m == tt_move)
-                || (gives_check
-                    && (ply as i32) < 2 * self.root_depth
-                    && (is_tactical || self.safe_check(m)))) as i32;
+            let check_ext = (gives_check
+                && (ply as i32) < 2 * self.root_depth
+                && (is_tactical || self.safe_check(m))) as i32;
+            let ext = if m == tt_move {
+                singular.max(check_ext)
+            } else {
+                check_ext
+            };
+            self.doubles[ply + 1] = self.doubles[ply] + (ext > 1) as u8;
             let new_depth = depth - 1 + ext;
             let mut s;
             if searched == 0 {
@@ -1191,9 +1212,11 @@ impl<W: Word> Worker<W> {
                 nq += 1;
             }
         }
-        // A singular test's node without its one move: nothing of its own to store.
+        // A singular test's node without its one move: nothing of its own to store. Its
+        // score is fail-soft (how far below the test's beta the others fall decides a
+        // double extension); with every other move pruned it is the test's alpha.
         if skip != Move::NULL {
-            return best.max(alpha);
+            return if best == -INF { alpha } else { best };
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -1386,7 +1409,8 @@ impl<W: Word> Worker<W> {
     }
 
     /// Singular extension: whether the table move `tt` is so much better than every other
-    /// move that it earns a ply, found by a shallow search of the others below its score.
+    /// move that it earns a ply, found by a shallow search of the others below its score
+    /// (how far below they fall is returned: far enough, the caller gives two plies).
     /// Where even the others reach beta, the node is cut (several moves refute it).
     fn singular(
         &mut self,
@@ -1414,7 +1438,7 @@ impl<W: Word> Worker<W> {
         // Its line is not this node's.
         self.pv_len[ply] = ply;
         if s < sbeta {
-            Singular::Extend
+            Singular::Extend(sbeta - s)
         } else if sbeta >= beta {
             Singular::Cut(sbeta)
         } else {
