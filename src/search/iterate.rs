@@ -1,0 +1,179 @@
+//! Iterative deepening on one thread: depth by depth in aspiration windows, the MultiPV
+//! lines, what lazy SMP's helpers skip, and when the main thread stops (the time plan's
+//! soft limit).
+
+use super::*;
+
+impl<W: Word> Worker<W> {
+    /// Iterative deepening on this thread; `skip` decides which depths a helper leaves
+    /// to the others. `report` is called after each completed iteration (main thread)
+    /// with the worker and the depth; the iteration's lines are in `lines`.
+    pub fn iterate(&mut self, report: &mut dyn FnMut(&Worker<W>, u32)) {
+        let max_depth = self
+            .shared
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 4)
+            .min(MAX_PLY as u32 - 4)
+            .max(1);
+        let max_depth = match self.shared.limits.mate {
+            Some(n) => max_depth.min(2 * n.max(1) + 1),
+            None => max_depth,
+        };
+        // Only the main thread searches several lines; never more than there are moves.
+        let lines = if self.id == 0 {
+            self.shared.lines.clamp(1, self.root_moves().max(1))
+        } else {
+            1
+        };
+        self.abandonable = lines == 1;
+        let mut score = 0;
+        let mut last_best = Move::NULL;
+        let mut instability = 0i32;
+        let mut depth = 1u32;
+        while depth <= max_depth {
+            // A depth another thread has completed is not worth finishing again (the
+            // main thread still reports it, from `Shared::by_depth`). With several lines
+            // the main thread needs every depth's lines itself.
+            let done = self.shared.deepest.load(Ordering::Relaxed);
+            if depth <= done && done < max_depth && lines == 1 {
+                depth = done + 1;
+            }
+            if self.id > 0
+                && self.completed.is_some()
+                && depth < max_depth
+                && skip_depth(self.id, depth + max_depth)
+            {
+                depth += 1;
+                continue;
+            }
+            self.root_depth = depth as i32;
+            self.seldepth = 0;
+            self.excluded.clear();
+            let mut found: Vec<Line> = Vec::with_capacity(lines);
+            for k in 0..lines {
+                let prev = self.lines.get(k).map_or(score, |l| l.score);
+                let s = self.aspiration(depth as i32, prev);
+                if self.stopped {
+                    break;
+                }
+                let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+                let Some(&first) = pv.first() else {
+                    break;
+                };
+                self.excluded.push(first);
+                found.push(Line { score: s, pv });
+            }
+            if self.abandoned {
+                self.abandoned = false;
+                self.stopped = false;
+                if self.shared.stop.load(Ordering::Relaxed)
+                    || self.shared.deepest.load(Ordering::Relaxed) >= max_depth
+                    || self.past_soft_limit(instability)
+                {
+                    break;
+                }
+                continue;
+            }
+            if self.stopped || found.is_empty() {
+                if self.completed.is_none() && self.pv_len[0] > 0 && self.excluded.is_empty() {
+                    self.partial = Some(self.pv[0][0]);
+                }
+                break;
+            }
+            // Later lines searched without the earlier ones can score higher than them
+            // when the search is unstable; the report is sorted (the sort is stable, so
+            // line one stays first among equals).
+            found.sort_by_key(|l| std::cmp::Reverse(l.score));
+            let best = found[0].pv[0];
+            score = found[0].score;
+            if best != last_best && last_best != Move::NULL {
+                instability += 2;
+            }
+            instability = (instability - 1).max(0);
+            last_best = best;
+            self.completed = Some((depth, score, found[0].pv.clone()));
+            self.lines = found;
+            if self.shared.nodes.len() > 1 {
+                let pv = &self.lines[0].pv;
+                self.shared.record(depth, score, pv, self.seldepth as u32);
+            }
+            self.shared.deepest.fetch_max(depth, Ordering::Relaxed);
+            self.flush_nodes();
+            report(self, depth);
+            if depth >= max_depth {
+                break;
+            }
+            if self.shared.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            if let Some(n) = self.shared.limits.mate {
+                if score >= MATE - 2 * n as i32 {
+                    break;
+                }
+            }
+            if self.past_soft_limit(instability) {
+                break;
+            }
+            depth += 1;
+        }
+        self.flush_nodes();
+    }
+
+    /// Legal root moves this search may play (`searchmoves` applied).
+    fn root_moves(&self) -> usize {
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        let wanted = &self.shared.limits.searchmoves;
+        let n = list.iter().filter(|m| wanted.contains(m)).count();
+        if wanted.is_empty() || n == 0 {
+            list.len()
+        } else {
+            n
+        }
+    }
+
+    /// The main thread's decision not to start another iteration: an unstable best move
+    /// earns more time; past half the budget the next iteration would rarely finish. (A
+    /// manager scaling the budget by best-move stability, score drops and the best
+    /// move's node share lost its SPRTs at 1+0.01 and was taken out: docs/strength.md.)
+    /// No clock runs while pondering.
+    fn past_soft_limit(&self, instability: i32) -> bool {
+        if self.id != 0 {
+            return false;
+        }
+        let (Some(soft), Some(elapsed)) = (self.shared.plan.soft, self.shared.clock()) else {
+            return false;
+        };
+        elapsed >= soft.mul_f64((1.0 + 0.25 * instability as f64) * 0.55)
+    }
+
+    fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
+        let mut delta = 20;
+        let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INF), (prev + delta).min(INF))
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let in_check = self.pos.in_check();
+            let s = self.negamax(alpha, beta, depth, 0, in_check);
+            if self.stopped {
+                return s;
+            }
+            if s <= alpha && alpha > -INF {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-INF);
+            } else if s >= beta && beta < INF {
+                beta = (s + delta).min(INF);
+            } else {
+                return s;
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! Quiescence: captures, promotions and kills searched below the main search until the
+//! position is quiet, and every evasion when in check.
+
+use super::*;
+
+impl<W: Word> Worker<W> {
+    /// Quiescence at `qply` plies below the main search.
+    pub(super) fn qsearch(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: u32,
+        in_check: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.pos.halfmove() >= 100 && !in_check {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.evaluate() };
+        }
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key);
+        let mut tt_eval = NO_EVAL;
+        let mut tt_move = Move::NULL;
+        if let Some(h) = hit {
+            let s = score_from_tt(h.score, ply);
+            if tt_cuts(h.bound, s, alpha, beta) {
+                return s;
+            }
+            tt_eval = h.eval;
+            tt_move = h.mv;
+        }
+        let pkey = if in_check { 0 } else { pawn_key(&self.pos) };
+        let (raw, exact) = if in_check {
+            (NO_EVAL, true)
+        } else if tt_eval != NO_EVAL {
+            (tt_eval, true)
+        } else {
+            let e = self.evaluate_lazy(key, pkey, alpha, beta);
+            (e.value, e.exact)
+        };
+        let stand = if in_check {
+            NO_EVAL
+        } else {
+            self.corrected(raw, pkey)
+        };
+        let mut best = -INF;
+        if !in_check {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        // Out of check only captures and promotions are searched, so only those are
+        // generated where the game allows (with a cheap test for stalemate).
+        let any = if in_check {
+            self.pos.legal_moves(&mut self.lists[ply]);
+            !self.lists[ply].is_empty()
+        } else {
+            self.pos.tactical_candidates(&mut self.lists[ply])
+        };
+        if !any {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if self.pos.halfmove() >= 100 {
+            return 0;
+        }
+        // Keep only captures and promotions (every move when in check), scored.
+        let mut n = 0;
+        for i in 0..self.lists[ply].len() {
+            let m = self.lists[ply].as_slice()[i];
+            let s = match tactical_score(&self.eval, &self.pos, m) {
+                Some(s) => Some(if is_stored_move(tt_move, m) {
+                    TT_SCORE
+                } else {
+                    s
+                }),
+                None if in_check => Some(if is_stored_move(tt_move, m) {
+                    TT_SCORE
+                } else {
+                    {
+                        let pc = moving_piece(&self.pos, m);
+                        let to = m.to().idx();
+                        self.hist.quiet_score(pc, to, [NO_CONT; 2]) - (1 << 29)
+                    }
+                }),
+                None => None,
+            };
+            if let Some(s) = s {
+                self.lists[ply].as_mut_slice()[n] = m;
+                self.keys[ply * MAX_MOVES + n] = order_key(s, n);
+                n += 1;
+            }
+        }
+        self.lists[ply].truncate(n);
+        let mut best_move = Move::NULL;
+        // Kills that do not end on their victim (shots, paths) are searched once per set of
+        // squares killed: an artillery piece or a flying queen can often remove the same
+        // piece from dozens of squares, and quiescence would try every one of them.
+        let mut kill_sets = [0u64; 16];
+        let mut nk = 0;
+        for i in 0..n {
+            let (m, score) = pick(
+                &mut self.lists[ply],
+                &mut self.keys[ply * MAX_MOVES..(ply + 1) * MAX_MOVES],
+                i,
+            );
+            if !in_check && m.has_kills() && captured(&self.pos, m).is_none() {
+                // Deeper down, shots answer shots without end; the first two plies see
+                // the threats that matter.
+                if qply >= KILL_PLIES {
+                    continue;
+                }
+                let set = m.0 >> 32;
+                if kill_sets[..nk].contains(&set) {
+                    continue;
+                }
+                if nk < kill_sets.len() {
+                    kill_sets[nk] = set;
+                    nk += 1;
+                }
+            }
+            if !in_check {
+                // Exchanges that lose material cannot raise a stand-pat score.
+                if score < 0 {
+                    continue;
+                }
+                let promo = promotion_gain(&self.eval, &self.pos, m);
+                let gain = captured(&self.pos, m).map_or(0, |t| self.eval.value(t))
+                    + kill_value(&self.eval, &self.pos, m)
+                    + promo;
+                if stand + gain + 200 < alpha && promo == 0 {
+                    continue;
+                }
+            }
+            self.pos.make_move(m);
+            self.shared.tt.prefetch(self.pos.key());
+            let gives_check = self.pos.gave_check();
+            let s = -self.qsearch(-beta, -alpha, ply + 1, qply + 1, gives_check);
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    best_move = m;
+                    self.update_pv(ply, m);
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        // An estimate is no evaluation for the next visit to build on.
+        let eval = if exact { raw } else { NO_EVAL };
+        self.shared
+            .tt
+            .store(key, best_move, score_to_tt(best, ply), eval, 0, bound);
+        best
+    }
+}
