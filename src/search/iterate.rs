@@ -1,7 +1,8 @@
 //! Iterative deepening on one thread: depth by depth in aspiration windows, the MultiPV
 //! lines, what lazy SMP's helpers skip, and when the main thread stops (the time plan's
-//! soft limit).
+//! soft limit scaled by [`Pace`]).
 
+use super::pace::Pace;
 use super::*;
 
 impl<W: Word> Worker<W> {
@@ -28,8 +29,9 @@ impl<W: Word> Worker<W> {
         };
         self.abandonable = lines == 1;
         let mut score = 0;
-        let mut last_best = Move::NULL;
-        let mut instability = 0i32;
+        let mut pace = Pace::new(self.before);
+        let mut scale = 1.0;
+        self.root_nodes.clear();
         let mut depth = 1u32;
         while depth <= max_depth {
             // A depth another thread has completed is not worth finishing again (the
@@ -69,7 +71,7 @@ impl<W: Word> Worker<W> {
                 self.stopped = false;
                 if self.shared.stop.load(Ordering::Relaxed)
                     || self.shared.deepest.load(Ordering::Relaxed) >= max_depth
-                    || self.past_soft_limit(instability)
+                    || self.past_soft_limit(scale)
                 {
                     break;
                 }
@@ -87,11 +89,7 @@ impl<W: Word> Worker<W> {
             found.sort_by_key(|l| std::cmp::Reverse(l.score));
             let best = found[0].pv[0];
             score = found[0].score;
-            if best != last_best && last_best != Move::NULL {
-                instability += 2;
-            }
-            instability = (instability - 1).max(0);
-            last_best = best;
+            scale = pace.completed(depth, best, score, self.best_share(best));
             self.completed = Some((depth, score, found[0].pv.clone()));
             self.lines = found;
             if self.shared.nodes.len() > 1 {
@@ -112,7 +110,7 @@ impl<W: Word> Worker<W> {
                     break;
                 }
             }
-            if self.past_soft_limit(instability) {
+            if self.past_soft_limit(scale) {
                 break;
             }
             depth += 1;
@@ -133,19 +131,34 @@ impl<W: Word> Worker<W> {
         }
     }
 
-    /// The main thread's decision not to start another iteration: an unstable best move
-    /// earns more time; past half the budget the next iteration would rarely finish. (A
-    /// manager scaling the budget by best-move stability, score drops and the best
-    /// move's node share lost its SPRTs at 1+0.01 and was taken out: docs/strength.md.)
-    /// No clock runs while pondering.
-    fn past_soft_limit(&self, instability: i32) -> bool {
+    /// The share of this search's root nodes (first lines) spent below `best`.
+    fn best_share(&self, best: Move) -> f64 {
+        let total: u64 = self.root_nodes.iter().map(|r| r.1).sum();
+        let mine = self
+            .root_nodes
+            .iter()
+            .find(|r| r.0 == best)
+            .map_or(0, |r| r.1);
+        mine as f64 / total.max(1) as f64
+    }
+
+    /// The main thread's decision not to start another iteration: the soft limit scaled
+    /// by what the iterations say ([`Pace`]) when a clock runs (a `movetime` is the time
+    /// asked for, however the position looks); past about half of it the next iteration
+    /// would rarely finish. No clock runs while pondering.
+    fn past_soft_limit(&self, scale: f64) -> bool {
         if self.id != 0 {
             return false;
         }
         let (Some(soft), Some(elapsed)) = (self.shared.plan.soft, self.shared.clock()) else {
             return false;
         };
-        elapsed >= soft.mul_f64((1.0 + 0.25 * instability as f64) * 0.55)
+        let scale = if self.shared.limits.movetime.is_some() {
+            1.0
+        } else {
+            scale
+        };
+        elapsed >= soft.mul_f64(scale * 0.55)
     }
 
     fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
@@ -174,6 +187,15 @@ impl<W: Word> Worker<W> {
                 alpha = -INF;
                 beta = INF;
             }
+        }
+    }
+
+    /// Adds `nodes` to root move `m`'s count for this search.
+    #[cold]
+    pub(super) fn count_root_nodes(&mut self, m: Move, nodes: u64) {
+        match self.root_nodes.iter_mut().find(|r| r.0 == m) {
+            Some(r) => r.1 += nodes,
+            None => self.root_nodes.push((m, nodes)),
         }
     }
 }

@@ -11,6 +11,7 @@ pub mod eval_cache;
 pub mod history;
 mod iterate;
 pub mod ordering;
+pub mod pace;
 mod quiescence;
 pub mod report;
 pub mod skill;
@@ -237,6 +238,9 @@ pub(crate) struct Learned {
     hist: Histories,
     corr: Correction,
     evals: EvalCache,
+    /// The side that search was for and the score its last completed iteration ended
+    /// with (the time manager's "previous move's score").
+    score: Option<(crate::core::moves::Color, i32)>,
 }
 
 impl Shared {
@@ -432,6 +436,11 @@ pub(crate) struct Worker<W: Word> {
     abandonable: bool,
     /// The lines of the last completed iteration, best first.
     pub lines: Vec<Line>,
+    /// The score this game's previous search ended with (see [`Learned`]).
+    before: Option<i32>,
+    /// Nodes spent below each root move in this search's first lines (the main
+    /// thread's: the time manager's best-move share).
+    root_nodes: Vec<(Move, u64)>,
 }
 
 impl<W: Word> Worker<W> {
@@ -445,6 +454,12 @@ impl<W: Word> Worker<W> {
                 .and_then(Option::take)
                 .filter(|k| Arc::ptr_eq(&k.variant, pos.variant()))
         };
+        // Another side's score (a GUI analysing both) says nothing about this one's.
+        let before = kept
+            .as_ref()
+            .and_then(|k| k.score)
+            .filter(|&(side, _)| side == pos.side_to_move())
+            .map(|(_, s)| s);
         let (hist, corr, eval_cache) = match kept {
             Some(k) => {
                 // The cache holds one evaluation's results: other weights, another cache.
@@ -497,6 +512,8 @@ impl<W: Word> Worker<W> {
             excluded: Vec::with_capacity(MAX_MOVES),
             abandonable: true,
             lines: Vec::new(),
+            before,
+            root_nodes: Vec::new(),
         }
     }
 
@@ -513,6 +530,7 @@ impl<W: Word> Worker<W> {
             eval,
             lists,
             keys,
+            completed,
             ..
         } = self;
         shared
@@ -530,6 +548,7 @@ impl<W: Word> Worker<W> {
             hist,
             corr,
             evals: eval_cache,
+            score: completed.map(|c| (pos.side_to_move(), c.1)),
         });
     }
 
@@ -946,6 +965,7 @@ impl<W: Word> Worker<W> {
             let to = m.to().idx();
             self.current[ply] = m;
             self.conts[ply] = self.hist.index(pc, to);
+            let nodes_before = self.nodes;
             self.pos.make_move(m);
             self.shared.tt.prefetch(self.pos.key());
             let gives_check = self.pos.gave_check();
@@ -1010,6 +1030,9 @@ impl<W: Word> Worker<W> {
                 }
             }
             self.pos.unmake_move();
+            if root && self.id == 0 && self.excluded.is_empty() {
+                self.count_root_nodes(m, self.nodes - nodes_before);
+            }
             if self.stopped {
                 return 0;
             }
