@@ -18,8 +18,8 @@ pub struct Pace {
     /// Best-move changes, each iteration's halved at the next (a recent change counts
     /// most).
     changes: f64,
-    /// The scores of the last four completed iterations, newest last.
-    scores: [Option<i32>; 4],
+    /// The scores of the last three completed iterations, newest last.
+    scores: [Option<i32>; 3],
     /// The score the previous search of this game (our previous move) ended with.
     before: Option<i32>,
 }
@@ -32,7 +32,7 @@ impl Pace {
             best: Move::NULL,
             stable: 0,
             changes: 0.0,
-            scores: [None; 4],
+            scores: [None; 3],
             before: before.map(|s| s.clamp(-SCORE_CAP, SCORE_CAP)),
         }
     }
@@ -56,9 +56,10 @@ impl Pace {
             self.stable += 1;
         }
         self.best = best;
-        let back = self.scores[1];
+        // Three iterations back from this one: the oldest kept.
+        let back = self.scores[0];
         self.scores.rotate_left(1);
-        self.scores[3] = Some(score);
+        self.scores[2] = Some(score);
         let drop_game = self.before.map_or(0, |b| b - score);
         let drop_iter = back.map_or(0, |b| b - score);
         let falling = (1.0 + 0.02 * drop_game as f64 + 0.01 * drop_iter as f64).clamp(0.9, 2.0);
@@ -108,6 +109,23 @@ mod tests {
         assert_eq!(collapsed, 2.0);
         // Rising scores cost at most a tenth.
         assert_eq!(run(Some(-300), &[(1, 30, 0.5), (1, 300, 0.5)]), 0.9);
+    }
+
+    #[test]
+    fn a_fall_within_the_search_counts_against_the_score_three_iterations_back() {
+        // Iterations 1-3 at +100, the fourth at +50: a fall of 50 against the first.
+        assert_eq!(
+            run(
+                None,
+                &[(1, 100, 0.5), (1, 100, 0.5), (1, 100, 0.5), (1, 50, 0.5)]
+            ),
+            1.5
+        );
+        // Only two iterations before the fall: none three back yet.
+        assert_eq!(
+            run(None, &[(1, 100, 0.5), (1, 100, 0.5), (1, 50, 0.5)]),
+            1.0
+        );
     }
 
     #[test]
