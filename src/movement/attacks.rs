@@ -673,6 +673,20 @@ impl PieceAttacks {
         }
     }
 
+    /// The squares a piece on `from` would capture on were an enemy piece standing there:
+    /// exact for a piece that moves as it captures and for one that captures only by
+    /// leaps (empty squares included), the occupied squares alone for the others.
+    #[inline]
+    pub fn threatens<W: Word>(&self, rays: &Rays, from: Square, occ: Bitboard<W>) -> Bitboard<W> {
+        if self.leap_captures_only {
+            self.leaps[from.idx()].0[1].narrow() & self.region.narrow()
+        } else if self.pure {
+            self.reach(rays, from, occ)
+        } else {
+            self.targets(rays, from, occ).capture
+        }
+    }
+
     /// The capture targets of a piece on `from` whose [`PieceAttacks::reach`] is
     /// `reach`: for most pieces simply the occupied squares of it.
     #[inline(always)]
