@@ -112,16 +112,21 @@ mod tests {
     use crate::registry;
     use crate::search::ordering::moving_piece;
 
+    /// A chess position, its evaluation and the threats White faces in it.
+    fn setup(fen: &str) -> (Position, Eval, Threats<u128>) {
+        let p = Position::from_fen(&registry::get("chess").unwrap(), fen).unwrap();
+        let e = Eval::new(p.variant());
+        let t = Threats::of(&e, &p);
+        (p, e, t)
+    }
+
     #[test]
     fn a_rook_a_knight_attacks_moves_first_and_nothing_walks_into_a_cheaper_attack() {
         // Black's knight on d5 attacks the rook on e3 (and c3, f4, ...): Re2 leaves for a
         // square no cheaper piece attacks and rises; Rc3 walks into the knight's attack
         // and falls. No black piece is cheaper than a knight, so Nf3 stays where its
         // history puts it, and the king is never moved in the order.
-        let v = registry::get("chess").unwrap();
-        let p = Position::from_fen(&v, "k7/8/8/3n4/8/4R3/8/4K1N1 w - - 0 1").unwrap();
-        let e = Eval::new(p.variant());
-        let t = Threats::of(&e, &p);
+        let (p, e, t) = setup("k7/8/8/3n4/8/4R3/8/4K1N1 w - - 0 1");
         let change = |uci: &str| {
             let m = p.parse_move(uci).unwrap();
             t.order_change(&e, &p, moving_piece(&p, m), m)
@@ -135,10 +140,9 @@ mod tests {
 
     #[test]
     fn a_knight_is_not_threatened_by_a_bishop_nor_a_queen_by_a_queen() {
-        let v = registry::get("chess").unwrap();
-        let p = Position::from_fen(&v, "4k3/8/8/1b6/8/3N4/8/q2QK3 w - - 0 1").unwrap();
-        let e = Eval::new(p.variant());
-        let t = Threats::of(&e, &p);
+        // The b5 bishop attacks the d3 knight, which is worth no more than it, and would
+        // threaten a rook there; the a1 queen attacks the d1 queen, its equal.
+        let (_, e, t) = setup("4k3/8/8/1b6/8/3N4/8/q2QK3 w - - 0 1");
         assert!(!t.below(e.value(1)).has(crate::Square(19)));
         assert!(t.below(e.value(3)).has(crate::Square(19)));
         assert!(!t.below(e.value(4)).has(crate::Square(3)));
