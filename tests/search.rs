@@ -502,26 +502,37 @@ fn the_weakest_strength_loses_material_that_full_strength_keeps() {
 }
 
 /// What a search learns besides the table (move histories, evaluation corrections) is
-/// kept for the next search of the game, and a new game (`ucinewgame`, `new`) drops it.
+/// kept for the next search of the game, and a new game (`ucinewgame`, `new`) drops it,
+/// on 64-bit boards and on 128-bit ones alike.
 #[test]
 fn a_search_starts_from_what_the_previous_one_of_the_game_learnt() {
-    let pos = chess("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
-    let nodes = |e: &Engine| e.search(&pos, Limits::depth(8), Box::new(|_| {})).nodes;
-    let fresh = nodes(&Engine::new(1, 16));
-    let mut e = Engine::new(1, 16);
-    nodes(&e);
-    // An emptied table alone (a resize) keeps the histories: the tree differs.
-    e.set_hash(2).unwrap();
-    e.set_hash(16).unwrap();
-    assert_ne!(
-        nodes(&e),
-        fresh,
-        "the histories of the first search were not used"
-    );
-    e.clear();
-    assert_eq!(
-        nodes(&e),
-        fresh,
-        "a new game must start from nothing learnt"
-    );
+    let grand = registry::get("grand").unwrap();
+    let positions = [
+        (
+            chess("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"),
+            8,
+        ),
+        (Position::startpos(&grand), 6),
+    ];
+    for (pos, depth) in positions {
+        let nodes = |e: &Engine| e.search(&pos, Limits::depth(depth), Box::new(|_| {})).nodes;
+        let fresh = nodes(&Engine::new(1, 16));
+        let mut e = Engine::new(1, 16);
+        nodes(&e);
+        // An emptied table alone (a resize) keeps the histories: the tree differs.
+        e.set_hash(2).unwrap();
+        e.set_hash(16).unwrap();
+        assert_ne!(
+            nodes(&e),
+            fresh,
+            "the histories of the first search were not used"
+        );
+        // The new game's tables are emptied in place, not freed: the same search again.
+        e.clear();
+        assert_eq!(
+            nodes(&e),
+            fresh,
+            "a new game must start from nothing learnt"
+        );
+    }
 }

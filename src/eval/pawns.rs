@@ -71,6 +71,13 @@ impl<W: Word> Default for PawnCache<W> {
     }
 }
 
+impl<W: Word> PawnCache<W> {
+    /// Empties every entry, keeping the memory (a new game).
+    pub fn reset(&mut self) {
+        self.entries.iter_mut().for_each(|e| e.key = 0);
+    }
+}
+
 impl Eval {
     /// The pawn facts of `pos`, reporting the pawns' own terms to `sink`.
     pub(super) fn pawn_walk<W: Word, S: Sink>(

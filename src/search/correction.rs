@@ -36,6 +36,11 @@ fn slot(c: Color, key: u64) -> usize {
 }
 
 impl Correction {
+    /// Forgets every correction, keeping the memory (a new game).
+    pub fn reset(&mut self) {
+        self.table.fill(0);
+    }
+
     /// The correction for the side to move `c` in a position of pawn key `key`.
     #[inline]
     pub fn get(&self, c: Color, key: u64) -> i32 {

@@ -26,6 +26,11 @@ impl Default for EvalCache {
 }
 
 impl EvalCache {
+    /// Empties every entry, keeping the memory (a new game).
+    pub fn reset(&mut self) {
+        self.entries.fill(0);
+    }
+
     /// The evaluation stored for `key`, if any.
     #[inline]
     pub fn get(&self, key: u64) -> Option<i32> {

@@ -55,6 +55,13 @@ impl Histories {
         }
     }
 
+    /// Forgets everything, keeping the tables' memory (a new game).
+    pub fn reset(&mut self) {
+        self.butterfly.iter_mut().for_each(|r| r.fill(0));
+        self.cont.fill(0);
+        self.counter.fill(Move::NULL);
+    }
+
     /// The continuation index of piece type `t` arriving on `to`.
     #[inline]
     pub fn index(&self, piece: Piece, to: usize) -> ContIndex {

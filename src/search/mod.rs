@@ -35,6 +35,7 @@ use ordering::{
     captured, is_tactical, keeps_piece_after, kill_value, moving_piece, promotion_gain, see_ge,
     tactical_score, KILLER, TT_SCORE,
 };
+use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -242,9 +243,27 @@ pub(crate) struct Learned {
     hist: Histories,
     corr: Correction,
     evals: EvalCache,
+    /// The thread's `PawnCache<W>` in the word it searched in.
+    pawns: Box<dyn Any + Send>,
     /// The side that search was for and the score its last completed iteration ended
     /// with (the time manager's "previous move's score").
     score: Option<(crate::core::moves::Color, i32)>,
+}
+
+impl Learned {
+    /// Forgets the game, keeping the tables' memory for the next one, so that a new
+    /// game's first search does not begin by allocating and faulting in megabytes.
+    pub(crate) fn reset(&mut self) {
+        self.hist.reset();
+        self.corr.reset();
+        self.evals.reset();
+        if let Some(p) = self.pawns.downcast_mut::<PawnCache<u64>>() {
+            p.reset();
+        } else if let Some(p) = self.pawns.downcast_mut::<PawnCache<u128>>() {
+            p.reset();
+        }
+        self.score = None;
+    }
 }
 
 impl Shared {
@@ -464,20 +483,26 @@ impl<W: Word> Worker<W> {
             .and_then(|k| k.score)
             .filter(|&(side, _)| side == pos.side_to_move())
             .map(|(_, s)| s);
-        let (hist, corr, eval_cache) = match kept {
+        let (hist, corr, eval_cache, pawn_cache) = match kept {
             Some(k) => {
-                // The cache holds one evaluation's results: other weights, another cache.
-                let ev = if Arc::ptr_eq(&k.eval, &shared.eval) {
-                    k.evals
+                // The caches hold one evaluation's results: other weights, other caches.
+                let (ev, pawns) = if Arc::ptr_eq(&k.eval, &shared.eval) {
+                    (k.evals, k.pawns.downcast::<PawnCache<W>>().ok())
                 } else {
-                    EvalCache::default()
+                    (EvalCache::default(), None)
                 };
-                (k.hist, k.corr, ev)
+                (
+                    k.hist,
+                    k.corr,
+                    ev,
+                    pawns.map_or_else(PawnCache::default, |p| *p),
+                )
             }
             None => (
                 Histories::new(pos.variant().pieces.len(), pos.variant().board.squares()),
                 Correction::default(),
                 EvalCache::default(),
+                PawnCache::default(),
             ),
         };
         let stacks = shared
@@ -494,7 +519,7 @@ impl<W: Word> Worker<W> {
             hist,
             corr,
             eval_cache,
-            pawn_cache: PawnCache::default(),
+            pawn_cache,
             conts: [NO_CONT; MAX_PLY + 2],
             lists: stacks.lists,
             keys: stacks.keys,
@@ -531,6 +556,7 @@ impl<W: Word> Worker<W> {
             hist,
             corr,
             eval_cache,
+            pawn_cache,
             eval,
             lists,
             keys,
@@ -552,6 +578,7 @@ impl<W: Word> Worker<W> {
             hist,
             corr,
             evals: eval_cache,
+            pawns: Box::new(pawn_cache),
             score: completed.map(|c| (pos.side_to_move(), c.1)),
         });
     }
@@ -901,8 +928,11 @@ impl<W: Word> Worker<W> {
                 let to = m.to().idx();
                 let h = self.hist.quiet_score(pc, to, prev);
                 if use_threats {
-                    let t = threats.get_or_insert_with(|| Threats::of(&self.eval, &self.pos));
-                    h + t.order_change(&self.eval, &self.pos, pc, m)
+                    let t = match &threats {
+                        Some(t) => t,
+                        None => threats.insert(Threats::of(&self.eval, &self.pos)),
+                    };
+                    h + t.order_change(pc, m)
                 } else {
                     h
                 }

@@ -226,13 +226,17 @@ impl Engine {
         Ok(())
     }
 
-    /// Forgets everything learnt (new game).
+    /// Forgets everything learnt (new game). The threads' tables are emptied in place
+    /// rather than freed: the next search finds them ready, as Stockfish's `ucinewgame`
+    /// clears its tables before the clock starts.
     pub fn clear(&mut self) {
         self.tt.clear();
         self.learned
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .clear();
+            .iter_mut()
+            .flatten()
+            .for_each(Learned::reset);
     }
 
     /// The shared table (for tests and statistics).
