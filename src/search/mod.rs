@@ -439,6 +439,11 @@ pub(crate) struct Worker<W: Word> {
     /// Double singular extensions on the line to each ply (they are capped per line, so
     /// that a line of them cannot deepen the search without end).
     doubles: [u8; MAX_PLY + 2],
+    /// Per ply: the cuts its nodes made since the node two plies up began, two for one
+    /// without a table move. Where the next ply has cut more than three times, a node's
+    /// late moves are reduced a ply more: its moves are being refuted one after another
+    /// (Stockfish's `cutoffCnt`; +12.9 Elo in chess, docs/strength.md).
+    cutoffs: [u16; MAX_PLY + 3],
     nodes: u64,
     flushed: u64,
     seldepth: usize,
@@ -530,6 +535,7 @@ impl<W: Word> Worker<W> {
             current: [Move(u64::MAX); MAX_PLY + 2],
             skip: [Move::NULL; MAX_PLY + 2],
             doubles: [0; MAX_PLY + 2],
+            cutoffs: [0; MAX_PLY + 3],
             nodes: 0,
             flushed: 0,
             seldepth: 0,
@@ -940,6 +946,7 @@ impl<W: Word> Worker<W> {
             self.keys[ply * MAX_MOVES + i] = order_key(score, i);
         }
         self.killers[ply + 1] = [Move::NULL; 2];
+        self.cutoffs[ply + 2] = 0;
         let mut best = -INF;
         let mut best_move = Move::NULL;
         let mut searched = 0;
@@ -1057,6 +1064,9 @@ impl<W: Word> Worker<W> {
                     if !improving {
                         r += 1;
                     }
+                    if self.cutoffs[ply + 1] > 3 {
+                        r += 1;
+                    }
                     if losing_capture {
                         r -= 1;
                     } else {
@@ -1090,6 +1100,8 @@ impl<W: Word> Worker<W> {
                     alpha = s;
                     self.update_pv(ply, m);
                     if s >= beta {
+                        self.cutoffs[ply] =
+                            self.cutoffs[ply].saturating_add(1 + (tt_move == Move::NULL) as u16);
                         let bonus = history::bonus(depth);
                         if quiet {
                             if self.killers[ply][0] != m {
