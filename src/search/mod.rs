@@ -599,10 +599,12 @@ impl<W: Word> Worker<W> {
     /// Counts a node and tells whether the search must unwind now.
     #[inline]
     fn tick(&mut self) -> bool {
-        self.nodes += 1;
+        // A node entered while the search unwinds (a re-search after a stopped child's
+        // 0) is not searched and not counted: a node limit is kept to the node.
         if self.stopped {
             return true;
         }
+        self.nodes += 1;
         // Limits hold inside depth 1 too: in a crowded position its quiescence alone can
         // take minutes, and the caller falls back on `partial` or any legal move.
         if self.shared.stop.load(Ordering::Relaxed) {
