@@ -12,6 +12,7 @@ pub mod history;
 mod iterate;
 pub mod ordering;
 pub mod pace;
+mod picker;
 mod quiescence;
 pub mod report;
 pub mod skill;
@@ -33,8 +34,9 @@ use eval_cache::EvalCache;
 use history::{ContIndex, Histories, NO_CONT};
 use ordering::{
     captured, is_tactical, keeps_piece_after, kill_value, moving_piece, promotion_gain, see_ge,
-    tactical_score, KILLER, TT_SCORE,
+    tactical_order, KILLER, TT_SCORE,
 };
+use picker::{drop_quiet_non_checks, order_key, pick};
 use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -348,60 +350,6 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
     } else {
         s
     }
-}
-
-/// A move's ordering key: its score in the high bits, and in the low 16 how near the
-/// list's start it stands (`0xFFFF - index`), so that the largest key is the first of the
-/// highest scores and one branchless maximum finds it.
-#[inline(always)]
-fn order_key(score: i32, at: usize) -> i64 {
-    (score as i64) << 16 | (0xFFFF - at) as i64
-}
-
-/// Selection sort step: brings the first of the best-scored moves from `i` on to `i`
-/// (`keys` holds their [`order_key`]s) and returns it with its score.
-#[inline]
-fn pick(moves: &mut MoveList, keys: &mut [i64], i: usize) -> (Move, i32) {
-    let n = moves.len();
-    // A maximum the compiler vectorizes: with 60-odd moves a node on a 10x10 board a
-    // scan keeping an index was a fifth of the search's time, and a second pass finding
-    // the maximum's index mispredicted its exit at every pick.
-    let best = keys[i..n].iter().copied().max().unwrap_or(order_key(0, i));
-    let bi = 0xFFFF - (best & 0xFFFF) as usize;
-    moves.as_mut_slice().swap(i, bi);
-    // The keys follow their moves, each with its new place.
-    keys[bi] = keys[i] & !0xFFFF | (0xFFFF - bi) as i64;
-    keys[i] = best & !0xFFFF | (0xFFFF - i) as i64;
-    (moves.as_slice()[i], (best >> 16) as i32)
-}
-
-/// Drops the quiet moves that cannot check (`checks` tells) from the moves at `range`
-/// of `moves`, whose ordering keys are `keys`, keeping the order of the rest; returns
-/// where the list now ends.
-// Each key carries its move's place in its low bits for the picker's ties, so the
-// survivors take their new places in their old order. Those ties then fall as they
-// would not have with the dropped moves still swapped about by the picker: the same
-// moves are searched, but equal scores may come in another order.
-fn drop_quiet_non_checks<W: Word>(
-    e: &Eval,
-    pos: &Position<W>,
-    checks: &CheckSquares<W>,
-    moves: &mut MoveList,
-    keys: &mut [i64],
-    range: std::ops::Range<usize>,
-) -> usize {
-    let mut kept = range.start;
-    let list = moves.as_mut_slice();
-    for j in range {
-        let m = list[j];
-        if is_tactical(e, pos, m) || checks.may_give_check(pos, m) {
-            list[kept] = m;
-            keys[kept] = keys[j] & !0xFFFF | (0xFFFF - kept) as i64;
-            kept += 1;
-        }
-    }
-    moves.truncate(kept);
-    kept
 }
 
 /// One search thread.
@@ -921,9 +869,11 @@ impl<W: Word> Worker<W> {
         let use_threats = depth >= THREAT_DEPTH;
         for i in 0..n {
             let m = self.lists[ply].as_slice()[i];
+            let mut unsure = false;
             let score = if m == tt_move {
                 TT_SCORE
-            } else if let Some(s) = tactical_score(&self.eval, &self.pos, m) {
+            } else if let Some((s, u)) = tactical_order(&self.eval, &self.pos, m) {
+                unsure = u;
                 s
             } else if m == killers[0] {
                 KILLER
@@ -945,7 +895,7 @@ impl<W: Word> Worker<W> {
                     h
                 }
             };
-            self.keys[ply * MAX_MOVES + i] = order_key(score, i);
+            self.keys[ply * MAX_MOVES + i] = order_key(score, i, unsure);
         }
         self.killers[ply + 1] = [Move::NULL; 2];
         self.cutoffs[ply + 2] = 0;
@@ -971,6 +921,7 @@ impl<W: Word> Worker<W> {
                 &mut self.lists[ply],
                 &mut self.keys[ply * MAX_MOVES..(ply + 1) * MAX_MOVES],
                 i,
+                |m| see_ge(&self.eval, &self.pos, m, 0),
             );
             // MultiPV: the root moves of the lines already found are not this line's.
             if (root && self.excluded.contains(&m)) || m == skip {

@@ -278,6 +278,25 @@ pub fn is_tactical<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> bool {
 /// valuable attacker; exchanges that lose material go after the quiet moves.
 #[inline]
 pub fn tactical_score<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> Option<i32> {
+    let (s, unsure) = tactical_order(e, pos, m)?;
+    Some(if unsure && !see_ge(e, pos, m, 0) {
+        losing(s)
+    } else {
+        s
+    })
+}
+
+/// The score of a capture scored `good` as a good one once its exchange shows it loses.
+#[inline(always)]
+pub fn losing(good: i32) -> i32 {
+    good - GOOD_CAPTURE + BAD_CAPTURE
+}
+
+/// [`tactical_score`] but for the exchange: a capture by a piece worth more than its
+/// victim comes as a good capture marked unsure (true), whose exchange decides whether
+/// it is one or goes after the quiet moves (the picker plays it out when it gets there).
+#[inline]
+pub fn tactical_order<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> Option<(i32, bool)> {
     if quiet_plain(pos, m) {
         return None;
     }
@@ -290,10 +309,7 @@ pub fn tactical_score<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> Option<i
     let vv = victim.map_or(0, |t| e.value(t)) + killed;
     let av = see_value(e, pos, mover(pos, m));
     let mvv = (vv + pv) * 16 - av.min(4000) / 8;
-    if victim.is_some() && av > vv && !see_ge(e, pos, m, 0) {
-        return Some(BAD_CAPTURE + mvv);
-    }
-    Some(GOOD_CAPTURE + mvv)
+    Some((GOOD_CAPTURE + mvv, victim.is_some() && av > vv))
 }
 
 #[cfg(test)]

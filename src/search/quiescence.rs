@@ -76,26 +76,29 @@ impl<W: Word> Worker<W> {
         let mut n = 0;
         for i in 0..self.lists[ply].len() {
             let m = self.lists[ply].as_slice()[i];
-            let s = match tactical_score(&self.eval, &self.pos, m) {
+            let s = match tactical_order(&self.eval, &self.pos, m) {
                 Some(s) => Some(if is_stored_move(tt_move, m) {
-                    TT_SCORE
+                    (TT_SCORE, false)
                 } else {
                     s
                 }),
                 None if in_check => Some(if is_stored_move(tt_move, m) {
-                    TT_SCORE
+                    (TT_SCORE, false)
                 } else {
                     {
                         let pc = moving_piece(&self.pos, m);
                         let to = m.to().idx();
-                        self.hist.quiet_score(pc, to, [NO_CONT; 2]) - (1 << 29)
+                        (
+                            self.hist.quiet_score(pc, to, [NO_CONT; 2]) - (1 << 29),
+                            false,
+                        )
                     }
                 }),
                 None => None,
             };
-            if let Some(s) = s {
+            if let Some((s, unsure)) = s {
                 self.lists[ply].as_mut_slice()[n] = m;
-                self.keys[ply * MAX_MOVES + n] = order_key(s, n);
+                self.keys[ply * MAX_MOVES + n] = order_key(s, n, unsure);
                 n += 1;
             }
         }
@@ -111,6 +114,12 @@ impl<W: Word> Worker<W> {
                 &mut self.lists[ply],
                 &mut self.keys[ply * MAX_MOVES..(ply + 1) * MAX_MOVES],
                 i,
+                // A capture passed over as futile is not searched whatever its exchange,
+                // so that is not played out for it.
+                |m| {
+                    (!in_check && futile(&self.eval, &self.pos, m, stand, alpha))
+                        || see_ge(&self.eval, &self.pos, m, 0)
+                },
             );
             if !in_check && m.has_kills() && captured(&self.pos, m).is_none() {
                 // Deeper down, shots answer shots without end; the first two plies see
@@ -132,11 +141,7 @@ impl<W: Word> Worker<W> {
                 if score < 0 {
                     continue;
                 }
-                let promo = promotion_gain(&self.eval, &self.pos, m);
-                let gain = captured(&self.pos, m).map_or(0, |t| self.eval.value(t))
-                    + kill_value(&self.eval, &self.pos, m)
-                    + promo;
-                if stand + gain + 200 < alpha && promo == 0 {
+                if futile(&self.eval, &self.pos, m, stand, alpha) {
                     continue;
                 }
             }
@@ -172,4 +177,13 @@ impl<W: Word> Worker<W> {
             .store(key, best_move, score_to_tt(best, ply), eval, 0, bound);
         best
     }
+}
+
+/// Whether capture `m` cannot lift a stand-pat score of `stand` to `alpha` even with a
+/// pawn's margin and everything it takes (promotions are always searched).
+#[inline(always)]
+fn futile<W: Word>(e: &Eval, pos: &Position<W>, m: Move, stand: i32, alpha: i32) -> bool {
+    let promo = promotion_gain(e, pos, m);
+    let gain = captured(pos, m).map_or(0, |t| e.value(t)) + kill_value(e, pos, m) + promo;
+    stand + gain + 200 < alpha && promo == 0
 }
