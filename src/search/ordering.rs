@@ -275,7 +275,9 @@ pub fn is_tactical<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> bool {
 }
 
 /// Ordering score of a capture or promotion: most valuable victim first, then least
-/// valuable attacker; exchanges that lose material go after the quiet moves.
+/// valuable attacker; exchanges that lose material go after the quiet moves. The search
+/// scores by [`tactical_order`] and leaves the exchange to its picker; this is the full
+/// score that picker's order is checked against.
 #[inline]
 pub fn tactical_score<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> Option<i32> {
     let (s, unsure) = tactical_order(e, pos, m)?;

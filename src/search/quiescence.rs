@@ -179,8 +179,8 @@ impl<W: Word> Worker<W> {
     }
 }
 
-/// Whether capture `m` cannot lift a stand-pat score of `stand` to `alpha` even with a
-/// pawn's margin and everything it takes (promotions are always searched).
+/// Whether capture `m` cannot lift a stand-pat score of `stand` to `alpha` even with
+/// everything it takes and a margin of 200 (promotions are always searched).
 #[inline(always)]
 fn futile<W: Word>(e: &Eval, pos: &Position<W>, m: Move, stand: i32, alpha: i32) -> bool {
     let promo = promotion_gain(e, pos, m);
