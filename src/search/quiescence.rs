@@ -77,25 +77,24 @@ impl<W: Word> Worker<W> {
         for i in 0..self.lists[ply].len() {
             let m = self.lists[ply].as_slice()[i];
             let s = match tactical_order(&self.eval, &self.pos, m) {
-                Some(s) => Some(if is_stored_move(tt_move, m) {
+                Some(s) => Some(s),
+                None if in_check => {
+                    let pc = moving_piece(&self.pos, m);
+                    let to = m.to().idx();
+                    Some((
+                        self.hist.quiet_score(pc, to, [NO_CONT; 2]) - (1 << 29),
+                        false,
+                    ))
+                }
+                None => None,
+            };
+            let s = s.map(|s| {
+                if is_stored_move(tt_move, m) {
                     (TT_SCORE, false)
                 } else {
                     s
-                }),
-                None if in_check => Some(if is_stored_move(tt_move, m) {
-                    (TT_SCORE, false)
-                } else {
-                    {
-                        let pc = moving_piece(&self.pos, m);
-                        let to = m.to().idx();
-                        (
-                            self.hist.quiet_score(pc, to, [NO_CONT; 2]) - (1 << 29),
-                            false,
-                        )
-                    }
-                }),
-                None => None,
-            };
+                }
+            });
             if let Some((s, unsure)) = s {
                 self.lists[ply].as_mut_slice()[n] = m;
                 self.keys[ply * MAX_MOVES + n] = order_key(s, n, unsure);
