@@ -317,6 +317,8 @@ impl PlainRides {
         // The rook's, the bishop's and the queen's shapes (a cannon's too) with their
         // counts fixed: the evaluation walks them for every piece.
         match (self.up, self.k) {
+            // A leaper's (a knight's, a king's): asked for every one of them too.
+            (_, 0) => {}
             (2, 4) => walk_fixed::<W, 4>(&self.masks, i, 2, &mut f),
             (4, 8) => walk_fixed::<W, 8>(&self.masks, i, 4, &mut f),
             _ => {
