@@ -92,22 +92,15 @@ pub fn see<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> i32 {
     }
 }
 
-/// Whether [`see`] of `m` is at least `threshold`, the same answer without playing the
-/// exchange out where its bounds already decide: it ends between the first gain less
-/// the piece left standing on the square and the first gain itself (each side may stop
-/// capturing, the opponent before the mover's piece is lost).
+/// Whether [`see`] of `m` is at least `threshold`, the exchange played out only as far
+/// as the answer needs ([`exchange_ge`]).
 pub fn see_ge<W: Word>(e: &Eval, pos: &Position<W>, m: Move, threshold: i32) -> bool {
     match start(e, pos, m) {
         Err(v) => v >= threshold,
         Ok(x) => {
-            let high = x.first + x.killed;
-            if high < threshold {
-                false
-            } else if high.min(high - x.on_square) >= threshold {
-                true
-            } else {
-                x.play(e, pos, m) >= threshold
-            }
+            let side = pos.side_to_move().flip();
+            let above = x.first + x.killed - threshold;
+            exchange_ge(e, pos, m.to(), x.occ, above, x.on_square, side)
         }
     }
 }
@@ -174,12 +167,14 @@ pub fn keeps_piece_after<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> bool 
     let mut occ = pos.occupied();
     occ.clear(to);
     let on_square = see_value(e, pos, pos.piece_on(to).kind());
-    exchange(e, pos, to, occ, 0, on_square, pos.side_to_move()) >= 0
+    exchange_ge(e, pos, to, occ, 0, on_square, pos.side_to_move())
 }
 
 /// The exchange on `to` (occupancy `occ`, the square itself left out of it) after a
 /// first gain of `first`, with a piece worth `on_square` standing there and `side` to
-/// capture next, each side with its least valuable attacker and free to stop.
+/// capture next, each side with its least valuable attacker and free to stop: every
+/// capture is played, then the best stopping point is found from the last one back
+/// (the search asks [`exchange_ge`]; this exact value is what it is tested against).
 fn exchange<W: Word>(
     e: &Eval,
     pos: &Position<W>,
@@ -211,9 +206,6 @@ fn exchange<W: Word>(
         let Some(sq) = best else { break };
         d += 1;
         gain[d] = on_square - gain[d - 1];
-        if gain[d].max(-gain[d - 1]) < 0 {
-            break;
-        }
         occ.clear(sq);
         on_square = best_v;
         side = side.flip();
@@ -223,6 +215,60 @@ fn exchange<W: Word>(
         d -= 1;
     }
     gain[0]
+}
+
+/// Whether the exchange on `to` (as [`exchange`] plays it: occupancy `occ`, a piece
+/// worth `on_square` standing there, `side` to capture next) ends no more than `above`
+/// below the first gain, that is whether [`exchange`]'s value less the first gain is at
+/// least `-above`. The captures stop as soon as the answer is known (Stockfish's
+/// threshold form of the exchange): most end after one or two.
+fn exchange_ge<W: Word>(
+    e: &Eval,
+    pos: &Position<W>,
+    to: crate::Square,
+    mut occ: Bitboard<W>,
+    above: i32,
+    on_square: i32,
+    mut side: crate::core::moves::Color,
+) -> bool {
+    // Even if no one takes back, the first gain falls short.
+    if above < 0 {
+        return false;
+    }
+    // `swap`: what the side to capture next must win for the answer to turn; `ahead`:
+    // the answer should it not capture.
+    let mut swap = on_square - above;
+    // Even losing the piece on the square for nothing keeps enough.
+    if swap <= 0 {
+        return true;
+    }
+    let mut ahead = true;
+    for _ in 1..40 {
+        let them: Bitboard<W> = pos.color_bb(side) & occ;
+        let att = pos.attackers_to(to, occ, them, side);
+        if att.is_empty() {
+            break;
+        }
+        ahead = !ahead;
+        let mut best = att.lsb();
+        let mut best_v = i32::MAX;
+        for sq in att.iter() {
+            let v = see_value(e, pos, pos.piece_on(sq).kind());
+            if v < best_v {
+                best_v = v;
+                best = sq;
+            }
+        }
+        // This capture turns the answer only if what it leaves standing there can
+        // be lost without losing more than it won.
+        swap = best_v - swap;
+        if swap < ahead as i32 {
+            break;
+        }
+        occ.clear(best);
+        side = side.flip();
+    }
+    ahead
 }
 
 /// The material a promotion adds: a piece arriving in its promotion zone and becoming a
@@ -408,6 +454,20 @@ mod tests {
             true
         });
         assert!(tried > 10_000, "{tried} moves");
+    }
+
+    #[test]
+    fn see_follows_the_exchange_to_its_end_when_both_sides_would_lose_by_stopping() {
+        // Nxg3 hxg3 fxg3 Qxg3: Black cannot stop better than down a knight for a pawn,
+        // and White's last capture wins the second pawn back (an exchange cut off once
+        // neither side gained by going on scored -120, as if White stopped at fxg3).
+        let p = pos("r1bqkbnr/ppp1pp2/7p/5n2/2Pp1pQ1/N2PP1PB/PP5P/R1B1K1NR b KQkq - 1 9");
+        let e = Eval::new(p.variant());
+        let m = p.parse_move("f5g3").unwrap();
+        let (pawn, knight) = (e.value(0), e.value(1));
+        assert_eq!(see(&e, &p, m), pawn - knight);
+        assert!(!see_ge(&e, &p, m, pawn - knight + 1));
+        assert!(see_ge(&e, &p, m, pawn - knight));
     }
 
     #[test]
