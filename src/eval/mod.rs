@@ -127,6 +127,8 @@ pub struct Eval {
     start_phase: i32,
     /// The non-royal types by rising value (threats by cheaper pieces).
     by_value: Vec<usize>,
+    /// The runs of `by_value` whose types are worth the same, as index ranges.
+    value_runs: Vec<(usize, usize)>,
     /// Non-pawn, non-royal types whose every move keeps the square colour (the pair term).
     colour_bound: Vec<usize>,
     /// The squares of a1's colour.
@@ -428,7 +430,9 @@ impl Eval {
                 t.sort_by_key(|&t| v.pieces[t].value);
                 t
             },
+            value_runs: Vec::new(),
         };
+        e.value_runs = runs(&e.by_value, &e.values);
         e.start_phase = e.phase_material(&Position::startpos(va)).max(1);
         e
     }
@@ -558,17 +562,24 @@ impl Eval {
     /// (those are the pawns' terms), and the pieces in hand.
     #[inline]
     fn placement<W: Word, S: Sink>(&self, pos: &Position<W>, sink: &mut S) {
+        let all = (1u64 << self.values.len()) - 1;
         for c in Color::BOTH {
             let ci = c.idx();
-            for t in 0..self.values.len() {
-                if self.pawn_mask >> t & 1 == 0 {
-                    for sq in pos.pieces(t as PieceType, c).iter() {
-                        sink.piece(ci, t, sq);
-                    }
+            let mut types = all & !(self.pawn_mask as u64);
+            while types != 0 {
+                let t = types.trailing_zeros() as usize;
+                types &= types - 1;
+                for sq in pos.pieces(t as PieceType, c).iter() {
+                    sink.piece(ci, t, sq);
                 }
-                let n = pos.hand(c, t as PieceType) as i32;
-                if n > 0 {
-                    sink.hand(ci, t, n);
+            }
+            // Most games never hold a piece in hand: one test for all the types.
+            if pos.has_hand(c) {
+                for t in 0..self.values.len() {
+                    let n = pos.hand(c, t as PieceType) as i32;
+                    if n > 0 {
+                        sink.hand(ci, t, n);
+                    }
                 }
             }
         }
@@ -939,12 +950,8 @@ impl Eval {
             // so each victim type is tested against one union (types of equal value do
             // not threaten each other).
             let mut cheaper = Bitboard::EMPTY;
-            let mut i = 0;
-            while i < self.by_value.len() {
-                let v = self.values[self.by_value[i]];
-                let mut j = i;
-                while j < self.by_value.len() && self.values[self.by_value[j]] == v {
-                    let t = self.by_value[j];
+            for &(i, j) in &self.value_runs {
+                for &t in &self.by_value[i..j] {
                     let victims = pos.pieces(t as PieceType, c);
                     targets |= victims;
                     let hits = (victims & cheaper).count() as i32;
@@ -952,12 +959,10 @@ impl Eval {
                     if hits > 0 && (self.threatened_mask >> t & 1 != 0 || sink.wants_all()) {
                         sink.typed(ci, self.weights.layout.threatened(t), hits);
                     }
-                    j += 1;
                 }
                 for &t in &self.by_value[i..j] {
                     cheaper |= att[1 - ci][t];
                 }
-                i = j;
             }
             if cheaper_hits > 0 {
                 sink.scalar(ci, weights::THREAT_CHEAPER, cheaper_hits);
@@ -989,6 +994,21 @@ fn blend<W: Word>(pos: &Position<W>, s: &Score, (phase, full): (i32, i32)) -> i3
     let mgs = s.mg[us] - s.mg[them];
     let egs = s.eg[us] - s.eg[them];
     (mgs as i64 * phase as i64 + egs as i64 * (full - phase) as i64) as i32 / full
+}
+
+/// The runs of `types` (sorted by value) whose `values` are equal, as index ranges.
+fn runs(types: &[usize], values: &[i32]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < types.len() {
+        let j = i + types[i..]
+            .iter()
+            .take_while(|&&t| values[t] == values[types[i]])
+            .count();
+        out.push((i, j));
+        i = j;
+    }
+    out
 }
 
 /// Every square a piece of type `t` and colour `c` on `from` moves or captures to.

@@ -176,6 +176,12 @@ impl<W: Word> Position<W> {
         self.hands[c.idx()][t as usize]
     }
 
+    /// Whether a colour has any piece in hand.
+    #[inline(always)]
+    pub fn has_hand(&self, c: Color) -> bool {
+        self.hands[c.idx()] != [0; MAX_PIECE_TYPES]
+    }
+
     /// The stack planes in use (empty without stacking): per atom its count digits, low
     /// digit first, then the planes telling apart types of equal composition.
     pub fn stack_planes(&self) -> &[Bitboard<W>] {

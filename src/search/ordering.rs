@@ -274,19 +274,25 @@ fn exchange_ge<W: Word>(
 /// The material a promotion adds: a piece arriving in its promotion zone and becoming a
 /// stronger one (in a switch, either piece). Moves that carry a type for other reasons —
 /// combining, splitting, transforming — are not promotions and not tactical.
-#[inline]
+#[inline(always)]
 pub fn promotion_gain<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> i32 {
     match m.kind() {
         // Asked of every move the search orders: most carry no type, so they are done
-        // before any table is read.
+        // before any table is read, and with no call made.
         MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant
             if m.promotion().is_none() =>
         {
-            return 0
+            0
         }
-        MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant | MoveKind::Switch => {}
-        _ => return 0,
+        MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant | MoveKind::Switch => {
+            promotion_gain_of(e, pos, m)
+        }
+        _ => 0,
     }
+}
+
+/// [`promotion_gain`] of a move that carries a type.
+fn promotion_gain_of<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> i32 {
     let v = pos.variant();
     let us = pos.side_to_move().idx();
     // What a piece from `from` becomes on arrival at `at`, if that is a promotion.
@@ -343,11 +349,17 @@ pub fn losing(good: i32) -> i32 {
 /// [`tactical_score`] but for the exchange: a capture by a piece worth more than its
 /// victim comes as a good capture marked unsure (true), whose exchange decides whether
 /// it is one or goes after the quiet moves (the picker plays it out when it gets there).
-#[inline]
+#[inline(always)]
 pub fn tactical_order<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> Option<(i32, bool)> {
+    // Most moves a node scores are quiet: told here, in the caller, with no call made.
     if quiet_plain(pos, m) {
         return None;
     }
+    capture_order(e, pos, m)
+}
+
+/// [`tactical_order`] of a move that is not plainly quiet.
+fn capture_order<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> Option<(i32, bool)> {
     let victim = captured(pos, m);
     let pv = promotion_gain(e, pos, m);
     let killed = kill_value(e, pos, m);
