@@ -187,23 +187,10 @@ fn exchange<W: Word>(
     let mut gain = [0i32; 40];
     gain[0] = first;
     let mut d = 0;
-    loop {
-        let them: Bitboard<W> = pos.color_bb(side) & occ;
-        let att = pos.attackers_to(to, occ, them, side);
-        if att.is_empty() || d + 1 >= gain.len() {
+    while d + 1 < gain.len() {
+        let Some((sq, best_v)) = least_valuable(e, pos, to, occ, side) else {
             break;
-        }
-        // Least valuable attacker.
-        let mut best = None;
-        let mut best_v = i32::MAX;
-        for sq in att.iter() {
-            let v = see_value(e, pos, pos.piece_on(sq).kind());
-            if v < best_v {
-                best_v = v;
-                best = Some(sq);
-            }
-        }
-        let Some(sq) = best else { break };
+        };
         d += 1;
         gain[d] = on_square - gain[d - 1];
         occ.clear(sq);
@@ -215,6 +202,22 @@ fn exchange<W: Word>(
         d -= 1;
     }
     gain[0]
+}
+
+/// The least valuable piece of `side` that attacks `to` on occupancy `occ` (the first
+/// of equals), with its exchange value; `None` when none does.
+#[inline(always)]
+fn least_valuable<W: Word>(
+    e: &Eval,
+    pos: &Position<W>,
+    to: crate::Square,
+    occ: Bitboard<W>,
+    side: crate::core::moves::Color,
+) -> Option<(crate::Square, i32)> {
+    let att = pos.attackers_to(to, occ, pos.color_bb(side) & occ, side);
+    att.iter()
+        .map(|sq| (sq, see_value(e, pos, pos.piece_on(sq).kind())))
+        .reduce(|best, x| if x.1 < best.1 { x } else { best })
 }
 
 /// Whether the exchange on `to` (as [`exchange`] plays it: occupancy `occ`, a piece
@@ -244,21 +247,10 @@ fn exchange_ge<W: Word>(
     }
     let mut ahead = true;
     for _ in 1..40 {
-        let them: Bitboard<W> = pos.color_bb(side) & occ;
-        let att = pos.attackers_to(to, occ, them, side);
-        if att.is_empty() {
+        let Some((best, best_v)) = least_valuable(e, pos, to, occ, side) else {
             break;
-        }
+        };
         ahead = !ahead;
-        let mut best = att.lsb();
-        let mut best_v = i32::MAX;
-        for sq in att.iter() {
-            let v = see_value(e, pos, pos.piece_on(sq).kind());
-            if v < best_v {
-                best_v = v;
-                best = sq;
-            }
-        }
         // This capture turns the answer only if what it leaves standing there can
         // be lost without losing more than it won.
         swap = best_v - swap;
