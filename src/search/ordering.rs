@@ -88,25 +88,25 @@ fn see_value<W: Word>(e: &Eval, pos: &Position<W>, t: PieceType) -> i32 {
 pub fn see<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> i32 {
     match start(e, pos, m) {
         Err(v) => v,
-        Ok(x) => x.play(e, pos, m),
+        Ok(x) => x.value(e, pos),
     }
 }
 
 /// Whether [`see`] of `m` is at least `threshold`, the exchange played out only as far
-/// as the answer needs ([`exchange_ge`]).
+/// as the answer needs ([`Opening::at_least`]).
 pub fn see_ge<W: Word>(e: &Eval, pos: &Position<W>, m: Move, threshold: i32) -> bool {
     match start(e, pos, m) {
         Err(v) => v >= threshold,
-        Ok(x) => {
-            let side = pos.side_to_move().flip();
-            let above = x.first + x.killed - threshold;
-            exchange_ge(e, pos, m.to(), x.occ, above, x.on_square, side)
-        }
+        Ok(x) => x.at_least(e, pos, threshold),
     }
 }
 
 /// An exchange a move opens on its destination.
 struct Opening<W: Word> {
+    /// The square fought over.
+    to: crate::Square,
+    /// The side to capture there next.
+    side: crate::core::moves::Color,
     /// The value of what the move captures there.
     first: i32,
     /// The value of what it kills elsewhere (won whatever follows).
@@ -118,11 +118,66 @@ struct Opening<W: Word> {
 }
 
 impl<W: Word> Opening<W> {
-    /// The exchange played out: [`see`]'s value.
-    fn play(&self, e: &Eval, pos: &Position<W>, m: Move) -> i32 {
-        // What was killed in passing stays won, whatever happens on the destination.
-        let side = pos.side_to_move().flip();
-        exchange(e, pos, m.to(), self.occ, self.first, self.on_square, side) + self.killed
+    /// [`see`]'s value: each side captures with its least valuable attacker and is free
+    /// to stop; every capture is played, then the best stopping point is found from the
+    /// last one back. What was killed in passing stays won, whatever happens on the
+    /// square. (The search asks [`Opening::at_least`]; this exact value is what that is
+    /// tested against.)
+    fn value(&self, e: &Eval, pos: &Position<W>) -> i32 {
+        let (mut occ, mut on_square, mut side) = (self.occ, self.on_square, self.side);
+        let mut gain = [0i32; 40];
+        gain[0] = self.first;
+        let mut d = 0;
+        while d + 1 < gain.len() {
+            let Some((sq, best_v)) = least_valuable(e, pos, self.to, occ, side) else {
+                break;
+            };
+            d += 1;
+            gain[d] = on_square - gain[d - 1];
+            occ.clear(sq);
+            on_square = best_v;
+            side = side.flip();
+        }
+        while d > 0 {
+            gain[d - 1] = -(gain[d].max(-gain[d - 1]));
+            d -= 1;
+        }
+        gain[0] + self.killed
+    }
+
+    /// Whether [`Opening::value`] is at least `threshold`. The captures stop as soon as
+    /// the answer is known (Stockfish's threshold form of the exchange): most end after
+    /// one or two.
+    fn at_least(&self, e: &Eval, pos: &Position<W>, threshold: i32) -> bool {
+        // Even if no one takes back, the gain falls short.
+        let above = self.first + self.killed - threshold;
+        if above < 0 {
+            return false;
+        }
+        // `swap`: what the side to capture next must win for the answer to turn; `ahead`:
+        // the answer should it not capture.
+        let mut swap = self.on_square - above;
+        // Even losing the piece on the square for nothing keeps enough.
+        if swap <= 0 {
+            return true;
+        }
+        let (mut occ, mut side) = (self.occ, self.side);
+        let mut ahead = true;
+        for _ in 1..40 {
+            let Some((best, best_v)) = least_valuable(e, pos, self.to, occ, side) else {
+                break;
+            };
+            ahead = !ahead;
+            // This capture turns the answer only if what it leaves standing there can
+            // be lost without losing more than it won.
+            swap = best_v - swap;
+            if swap < ahead as i32 {
+                break;
+            }
+            occ.clear(best);
+            side = side.flip();
+        }
+        ahead
     }
 }
 
@@ -147,6 +202,8 @@ fn start<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> Result<Opening<W>, i3
         None => see_value(e, pos, mover(pos, m)),
     };
     Ok(Opening {
+        to: m.to(),
+        side: pos.side_to_move().flip(),
         first,
         killed,
         occ,
@@ -166,42 +223,15 @@ pub fn keeps_piece_after<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> bool 
     let to = m.to();
     let mut occ = pos.occupied();
     occ.clear(to);
-    let on_square = see_value(e, pos, pos.piece_on(to).kind());
-    exchange_ge(e, pos, to, occ, 0, on_square, pos.side_to_move())
-}
-
-/// The exchange on `to` (occupancy `occ`, the square itself left out of it) after a
-/// first gain of `first`, with a piece worth `on_square` standing there and `side` to
-/// capture next, each side with its least valuable attacker and free to stop: every
-/// capture is played, then the best stopping point is found from the last one back
-/// (the search asks [`exchange_ge`]; this exact value is what it is tested against).
-fn exchange<W: Word>(
-    e: &Eval,
-    pos: &Position<W>,
-    to: crate::Square,
-    mut occ: Bitboard<W>,
-    first: i32,
-    mut on_square: i32,
-    mut side: crate::core::moves::Color,
-) -> i32 {
-    let mut gain = [0i32; 40];
-    gain[0] = first;
-    let mut d = 0;
-    while d + 1 < gain.len() {
-        let Some((sq, best_v)) = least_valuable(e, pos, to, occ, side) else {
-            break;
-        };
-        d += 1;
-        gain[d] = on_square - gain[d - 1];
-        occ.clear(sq);
-        on_square = best_v;
-        side = side.flip();
-    }
-    while d > 0 {
-        gain[d - 1] = -(gain[d].max(-gain[d - 1]));
-        d -= 1;
-    }
-    gain[0]
+    let x = Opening {
+        to,
+        side: pos.side_to_move(),
+        first: 0,
+        killed: 0,
+        occ,
+        on_square: see_value(e, pos, pos.piece_on(to).kind()),
+    };
+    x.at_least(e, pos, 0)
 }
 
 /// The least valuable piece of `side` that attacks `to` on occupancy `occ` (the first
@@ -218,49 +248,6 @@ fn least_valuable<W: Word>(
     att.iter()
         .map(|sq| (sq, see_value(e, pos, pos.piece_on(sq).kind())))
         .reduce(|best, x| if x.1 < best.1 { x } else { best })
-}
-
-/// Whether the exchange on `to` (as [`exchange`] plays it: occupancy `occ`, a piece
-/// worth `on_square` standing there, `side` to capture next) ends no more than `above`
-/// below the first gain, that is whether [`exchange`]'s value less the first gain is at
-/// least `-above`. The captures stop as soon as the answer is known (Stockfish's
-/// threshold form of the exchange): most end after one or two.
-fn exchange_ge<W: Word>(
-    e: &Eval,
-    pos: &Position<W>,
-    to: crate::Square,
-    mut occ: Bitboard<W>,
-    above: i32,
-    on_square: i32,
-    mut side: crate::core::moves::Color,
-) -> bool {
-    // Even if no one takes back, the first gain falls short.
-    if above < 0 {
-        return false;
-    }
-    // `swap`: what the side to capture next must win for the answer to turn; `ahead`:
-    // the answer should it not capture.
-    let mut swap = on_square - above;
-    // Even losing the piece on the square for nothing keeps enough.
-    if swap <= 0 {
-        return true;
-    }
-    let mut ahead = true;
-    for _ in 1..40 {
-        let Some((best, best_v)) = least_valuable(e, pos, to, occ, side) else {
-            break;
-        };
-        ahead = !ahead;
-        // This capture turns the answer only if what it leaves standing there can
-        // be lost without losing more than it won.
-        swap = best_v - swap;
-        if swap < ahead as i32 {
-            break;
-        }
-        occ.clear(best);
-        side = side.flip();
-    }
-    ahead
 }
 
 /// The material a promotion adds: a piece arriving in its promotion zone and becoming a
