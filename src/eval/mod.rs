@@ -455,16 +455,28 @@ impl Eval {
 
     /// Non-pawn, non-royal material of both sides, on the board and in hand.
     fn phase_material<W: Word>(&self, pos: &Position<W>) -> i32 {
+        let counted =
+            ((1u64 << self.values.len()) - 1) & !((self.pawn_mask | self.royal_mask) as u64);
         let mut total = 0;
-        for t in 0..self.values.len() {
-            if self.pawn_mask >> t & 1 != 0 || self.royal_mask >> t & 1 != 0 {
-                continue;
+        let mut types = counted;
+        while types != 0 {
+            let t = types.trailing_zeros() as usize;
+            types &= types - 1;
+            let on_board = (pos.pieces(t as PieceType, Color::White)
+                | pos.pieces(t as PieceType, Color::Black))
+            .count();
+            total += on_board as i32 * self.values[t];
+        }
+        // Most games never hold a piece in hand: one test a side for all the types.
+        for c in Color::BOTH {
+            if pos.has_hand(c) {
+                let mut types = counted;
+                while types != 0 {
+                    let t = types.trailing_zeros() as usize;
+                    types &= types - 1;
+                    total += pos.hand(c, t as PieceType) as i32 * self.values[t];
+                }
             }
-            let on_board = pos.pieces(t as PieceType, Color::White).count()
-                + pos.pieces(t as PieceType, Color::Black).count();
-            let in_hand = pos.hand(Color::White, t as PieceType) as u32
-                + pos.hand(Color::Black, t as PieceType) as u32;
-            total += (on_board + in_hand) as i32 * self.values[t];
         }
         total
     }
