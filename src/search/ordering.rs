@@ -92,8 +92,8 @@ pub fn see<W: Word>(e: &Eval, pos: &Position<W>, m: Move) -> i32 {
     }
 }
 
-/// Whether [`see`] of `m` is at least `threshold`, the exchange played out only as far
-/// as the answer needs ([`Opening::at_least`]).
+/// Whether [`see`] of `m` is at least `threshold`, the exchange played out only where
+/// its bounds do not already decide ([`Opening::at_least`]).
 pub fn see_ge<W: Word>(e: &Eval, pos: &Position<W>, m: Move, threshold: i32) -> bool {
     match start(e, pos, m) {
         Err(v) => v >= threshold,
