@@ -182,31 +182,23 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of the pentanomial counts (GSPRT approximation:
-    /// normal model of the pair score with its observed variance).
+    /// The generalised log-likelihood ratio of the pentanomial counts, as fishtest
+    /// computes it: the pair-score distributions most likely for the counts under each
+    /// hypothesis' mean ([`nearest_with_mean`]), compared on the counts. (The normal
+    /// approximation by the observed variance, used before, never moved where every pair
+    /// ended alike and leapt to a verdict where nearly every one did.)
     pub fn llr(&self, p: &Penta) -> f64 {
-        let n = p.pairs() as f64;
-        if n < 2.0 {
+        if p.pairs() < 2 {
             return 0.0;
         }
-        // Pair scores per game in [0, 1]: 0, .25, .5, .75, 1.
-        let mean =
-            p.0.iter()
-                .enumerate()
-                .map(|(i, &c)| c as f64 * i as f64 / 4.0)
-                .sum::<f64>()
-                / n;
-        let var =
-            p.0.iter()
-                .enumerate()
-                .map(|(i, &c)| c as f64 * (i as f64 / 4.0 - mean).powi(2))
-                .sum::<f64>()
-                / n;
-        if var <= 0.0 {
-            return 0.0;
-        }
-        let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
-        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+        // An outcome never seen counts a thousandth of a pair (fishtest's regularisation):
+        // no score is impossible for the fitted distributions.
+        let counts = p.0.map(|c| if c == 0 { 1e-3 } else { c as f64 });
+        let n: f64 = counts.iter().sum();
+        let freq = counts.map(|c| c / n);
+        let p0 = nearest_with_mean(&freq, expected_score(self.elo0));
+        let p1 = nearest_with_mean(&freq, expected_score(self.elo1));
+        n * (0..5).map(|i| freq[i] * (p1[i] / p0[i]).ln()).sum::<f64>()
     }
 
     /// The decision for these counts.
@@ -221,6 +213,31 @@ impl Sprt {
             SprtVerdict::Continue
         }
     }
+}
+
+/// The distribution over the pair scores 0, ¼, ½, ¾, 1 whose mean is `t` and that is the
+/// most likely for observed frequencies `freq`: `freq[i] / (1 + λ(aᵢ − t))`, with λ the
+/// root of the mean condition, found by bisection (fishtest's `MLE_expected`).
+fn nearest_with_mean(freq: &[f64; 5], t: f64) -> [f64; 5] {
+    let a = |i: usize| i as f64 / 4.0;
+    // λ keeps every denominator positive: between −1/(1 − t) and 1/t.
+    let (mut lo, mut hi) = (-1.0 / (1.0 - t), 1.0 / t);
+    // The mean of the reweighted distribution less `t` falls as λ grows.
+    let excess = |l: f64| -> f64 {
+        (0..5)
+            .map(|i| freq[i] * (a(i) - t) / (1.0 + l * (a(i) - t)))
+            .sum()
+    };
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if excess(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let l = 0.5 * (lo + hi);
+    std::array::from_fn(|i| freq[i] / (1.0 + l * (a(i) - t)))
 }
 
 /// The error function (Abramowitz–Stegun 7.1.26; |error| < 1.5e-7).
@@ -322,6 +339,39 @@ mod tests {
         assert_eq!(s.verdict(&few), SprtVerdict::Continue);
         let (lo, hi) = s.bounds();
         assert!((lo + 2.944).abs() < 0.01 && (hi - 2.944).abs() < 0.01);
+    }
+
+    #[test]
+    fn sprt_decides_a_match_where_every_pair_ends_alike() {
+        // One side wins every game: the ratio grows by ln(s1/s0) a pair, so elo1 = 10
+        // against elo0 = 0 is accepted after 104 pairs (the ratio stayed 0 before).
+        let s = Sprt::parse("elo0=0 elo1=10 alpha=0.05 beta=0.05").unwrap();
+        assert_eq!(s.verdict(&Penta([0, 0, 0, 0, 42])), SprtVerdict::Continue);
+        assert_eq!(s.verdict(&Penta([0, 0, 0, 0, 110])), SprtVerdict::AcceptH1);
+        assert_eq!(s.verdict(&Penta([110, 0, 0, 0, 0])), SprtVerdict::AcceptH0);
+        // Every pair drawn: equal players, no gain of elo1.
+        assert_eq!(s.verdict(&Penta([0, 0, 400, 0, 0])), SprtVerdict::AcceptH0);
+        // Nearly every pair won is no more evidence than every pair won.
+        assert_eq!(s.verdict(&Penta([0, 0, 0, 2, 40])), SprtVerdict::Continue);
+    }
+
+    #[test]
+    fn the_ratio_agrees_with_fishtests_on_ordinary_counts() {
+        // The same counts through a Python transcription of fishtest's LLRcalc
+        // (regularised, the most likely distribution under each hypothesis).
+        let s = Sprt::parse("elo0=0 elo1=10 alpha=0.05 beta=0.05").unwrap();
+        let cases = [
+            ([100, 179, 404, 194, 141], 2.978),
+            ([100, 400, 1000, 400, 100], -4.130),
+            ([0, 0, 0, 0, 104], 2.950),
+        ];
+        for (counts, want) in cases {
+            let got = s.llr(&Penta(counts));
+            assert!(
+                (got - want).abs() < 2e-3,
+                "{counts:?}: {got} against {want}"
+            );
+        }
     }
 
     #[test]
