@@ -141,6 +141,9 @@ pub enum SprtError {
     /// elo0 not below elo1.
     #[error("--sprt: elo0 must be below elo1")]
     Order,
+    /// elo0 or elo1 not a number within ±1000.
+    #[error("--sprt: elo0 and elo1 must lie within ±1000")]
+    EloRange,
 }
 
 impl Sprt {
@@ -167,6 +170,10 @@ impl Sprt {
         }
         if !(0.0 < s.alpha && s.alpha < 0.5 && 0.0 < s.beta && s.beta < 0.5) {
             return Err(SprtError::Rates);
+        }
+        // Beyond this an expected score rounds to 0 or 1 and no ratio can be formed.
+        if !(s.elo0.abs() <= 1000.0 && s.elo1.abs() <= 1000.0) {
+            return Err(SprtError::EloRange);
         }
         if s.elo0 >= s.elo1 {
             return Err(SprtError::Order);
@@ -378,6 +385,9 @@ mod tests {
     fn sprt_parse_errors_name_the_problem() {
         assert_eq!(Sprt::parse("elo0=5 elo1=0"), Err(SprtError::Order));
         assert_eq!(Sprt::parse("alpha=0.7"), Err(SprtError::Rates));
+        assert_eq!(Sprt::parse("elo1=5000"), Err(SprtError::EloRange));
+        assert_eq!(Sprt::parse("elo0=NaN"), Err(SprtError::EloRange));
+        assert_eq!(Sprt::parse("elo0=-inf"), Err(SprtError::EloRange));
         assert_eq!(
             Sprt::parse("elo2=1").unwrap_err().to_string(),
             "--sprt: unknown key \"elo2\" (elo0, elo1, alpha, beta)"
