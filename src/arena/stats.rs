@@ -191,9 +191,9 @@ impl Sprt {
 
     /// The generalised log-likelihood ratio of the pentanomial counts, as fishtest
     /// computes it: the pair-score distributions most likely for the counts under each
-    /// hypothesis' mean ([`nearest_with_mean`]), compared on the counts. (The normal
-    /// approximation by the observed variance, used before, never moved where every pair
-    /// ended alike and leapt to a verdict where nearly every one did.)
+    /// hypothesis' mean ([`nearest_with_mean`]), compared on the counts. Not the normal
+    /// approximation by the observed variance: that cannot move where every pair ends
+    /// alike, and leaps to a verdict where nearly every one does.
     pub fn llr(&self, p: &Penta) -> f64 {
         if p.pairs() < 2 {
             return 0.0;
