@@ -28,36 +28,24 @@ pub use smp::{Engine, Event, SearchHandle};
 pub use time::{Limits, TimePlan};
 
 use crate::core::geometry::Word;
-use crate::core::moves::{Move, MoveList, Piece, MAX_MOVES};
+use crate::core::moves::{Move, MoveList, MAX_MOVES};
 use crate::eval::{Estimate, Eval, PawnCache};
-use crate::movegen::check_squares::CheckSquares;
 use crate::position::Position;
-use crate::tt::{is_stored_move, Bound, Hit, TranspositionTable, NO_EVAL};
+use crate::tt::{is_stored_move, Bound, NO_EVAL};
 use correction::{pawn_key, Correction};
 use eval_cache::EvalCache;
 use history::{ContIndex, Histories, NO_CONT};
 use ordering::{
-    captured, is_tactical, keeps_piece_after, kill_value, moving_piece, promotion_gain, see_ge,
-    tactical_order, KILLER, TT_SCORE,
+    captured, kill_value, moving_piece, promotion_gain, see_ge, tactical_order, TT_SCORE,
 };
-use picker::{drop_quiet_non_checks, order_key, pick};
-use std::any::Any;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
-use threats::Threats;
+use picker::{order_key, pick};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 /// Deepest ply the search reaches (extensions included).
 pub const MAX_PLY: usize = 128;
 /// Quiescence plies in which kills that do not end on their victim are searched.
 const KILL_PLIES: u32 = 2;
-/// How far below the singular test's beta every other move must fall for the table move
-/// to earn two plies (Stockfish's double extension), outside PV nodes.
-const DOUBLE_MARGIN: i32 = 25;
-/// Shallowest depth at which quiet moves are ordered by the threats of cheaper pieces.
-const THREAT_DEPTH: i32 = 3;
-/// Double extensions allowed on one line.
-const MAX_DOUBLES: u8 = 6;
 
 /// Score of mate at the root; mate in n plies scores `MATE - n`.
 pub const MATE: i32 = 32_000;

@@ -2,7 +2,29 @@
 //! pruning, extensions and reductions that decide how far each of its moves is searched,
 //! and the singular-extension test that searches the node again without its table move.
 
-use super::*;
+use super::history::{self, NO_CONT};
+use super::ordering::{
+    is_tactical, keeps_piece_after, moving_piece, see_ge, tactical_order, KILLER, TT_SCORE,
+};
+use super::picker::{drop_quiet_non_checks, order_key, pick};
+use super::threats::Threats;
+use super::{
+    correction::pawn_key, score_from_tt, score_to_tt, tt_cuts, Worker, INF, MATE, MATE_BOUND,
+    MAX_PLY,
+};
+use crate::core::geometry::Word;
+use crate::core::moves::{Move, Piece, MAX_MOVES};
+use crate::movegen::check_squares::CheckSquares;
+use crate::tt::{is_stored_move, Bound, Hit, NO_EVAL};
+use std::sync::OnceLock;
+
+/// How far below the singular test's beta every other move must fall for the table move
+/// to earn two plies (Stockfish's double extension), outside PV nodes.
+const DOUBLE_MARGIN: i32 = 25;
+/// Shallowest depth at which quiet moves are ordered by the threats of cheaper pieces.
+const THREAT_DEPTH: i32 = 3;
+/// Double extensions allowed on one line.
+const MAX_DOUBLES: u8 = 6;
 
 /// What a singular-extension test found for the table move.
 enum Singular {

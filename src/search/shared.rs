@@ -2,7 +2,17 @@
 //! depths completed) and what passes from one search to the next (move stacks, learnt
 //! histories and corrections).
 
-use super::*;
+use super::correction::Correction;
+use super::eval_cache::EvalCache;
+use super::history::Histories;
+use super::{Limits, TimePlan, MAX_PLY};
+use crate::core::moves::{Move, MoveList, MAX_MOVES};
+use crate::eval::{Eval, PawnCache};
+use crate::tt::TranspositionTable;
+use std::any::Any;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// How the protocol steers a running search from outside: `stop` from the user (as
 /// against a limit reached), and pondering with the ms at which the clock started.
