@@ -6,29 +6,33 @@
 
 pub mod config;
 pub mod engine;
+mod game;
+mod openings;
 pub mod pgn;
 pub mod player;
 pub mod report;
 pub mod resume;
 pub mod slice;
 pub mod stats;
+mod time_control;
 
-use crate::core::moves::{Color, MoveList};
+pub use game::play_game;
+pub use openings::{random_opening, random_opening_moves, read_openings, OpeningsError};
+pub use time_control::{TimeControl, TimeControlError};
+
 use crate::core::shard::{mix, Shard};
-use crate::position::fen::FenError;
 use crate::position::notation::GameResult;
-use crate::position::Position;
 use crate::registry::{self, LoadError};
 use crate::variant::Variant;
 use engine::{UciEngine, XboardEngine};
 use pgn::GameRecord;
-use player::{material, Baseline, EngineSpec, Limit, Player, PlayerError, Rng};
+use player::{Baseline, EngineSpec, Player, Rng};
 use stats::{Penta, Sprt, SprtVerdict, Wld};
 use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Independent random streams under one `--seed`: each game pair's opening, each
 /// game's two baselines and the book's shuffle draw from their own.
@@ -36,125 +40,6 @@ const STREAM_OPENING: u64 = 1;
 const STREAM_WHITE: u64 = 2;
 const STREAM_BLACK: u64 = 3;
 const STREAM_BOOK: u64 = 4;
-
-/// A time control.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct TimeControl {
-    /// Moves per period (0 = whole game).
-    pub moves: u32,
-    /// Time per period.
-    pub base: Option<Duration>,
-    /// Increment per move.
-    pub inc: Duration,
-    /// Fixed time per move.
-    pub movetime: Option<Duration>,
-    /// Fixed depth.
-    pub depth: Option<u32>,
-    /// Fixed nodes.
-    pub nodes: Option<u64>,
-}
-
-/// Why a time control key was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TimeControlError {
-    /// A time that is not a number of seconds.
-    #[error("{key}: \"{text}\" is not a number of seconds")]
-    NotSeconds {
-        /// The key it was given for.
-        key: &'static str,
-        /// The text as given.
-        text: String,
-    },
-    /// A time below zero or beyond a hundred days.
-    #[error("{key}: {text} seconds is out of range")]
-    OutOfRange {
-        /// The key it was given for.
-        key: &'static str,
-        /// The text as given.
-        text: String,
-    },
-    /// A `tc` moves-per-period that is not a count.
-    #[error("tc: \"{0}\" is not a move count")]
-    NotMoveCount(String),
-    /// A depth or node limit that is not a number.
-    #[error("{key}: \"{text}\" is not a number")]
-    NotNumber {
-        /// The key it was given for.
-        key: &'static str,
-        /// The text as given.
-        text: String,
-    },
-    /// A key other than tc, st, depth and nodes.
-    #[error("unknown time control key \"{0}\"")]
-    UnknownKey(String),
-}
-
-fn secs(text: &str, key: &'static str) -> Result<Duration, TimeControlError> {
-    let x: f64 = text.parse().map_err(|_| TimeControlError::NotSeconds {
-        key,
-        text: text.to_string(),
-    })?;
-    if !(0.0..1e7).contains(&x) {
-        return Err(TimeControlError::OutOfRange {
-            key,
-            text: text.to_string(),
-        });
-    }
-    Ok(Duration::from_secs_f64(x))
-}
-
-fn whole<T: std::str::FromStr>(text: &str, key: &'static str) -> Result<T, TimeControlError> {
-    text.parse().map_err(|_| TimeControlError::NotNumber {
-        key,
-        text: text.to_string(),
-    })
-}
-
-impl TimeControl {
-    /// Applies `tc=40/60+0.6`, `st=0.1`, `depth=6` or `nodes=10000`.
-    pub fn apply(&mut self, key: &str, value: &str) -> Result<(), TimeControlError> {
-        match key {
-            "tc" => {
-                let (moves, rest) = match value.split_once('/') {
-                    Some((m, r)) => (
-                        m.parse::<u32>()
-                            .map_err(|_| TimeControlError::NotMoveCount(m.to_string()))?,
-                        r,
-                    ),
-                    None => (0, value),
-                };
-                let (base, inc) = match rest.split_once('+') {
-                    Some((b, i)) => (b, Some(i)),
-                    None => (rest, None),
-                };
-                // Base may be seconds or minutes:seconds.
-                let base = match base.split_once(':') {
-                    Some((m, s)) => secs(m, "tc")? * 60 + secs(s, "tc")?,
-                    None => secs(base, "tc")?,
-                };
-                self.moves = moves;
-                self.base = Some(base);
-                self.inc = match inc {
-                    Some(i) => secs(i, "tc")?,
-                    None => Duration::ZERO,
-                };
-            }
-            "st" => self.movetime = Some(secs(value, "st")?),
-            "depth" => self.depth = Some(whole(value, "depth")?),
-            "nodes" => self.nodes = Some(whole(value, "nodes")?),
-            _ => return Err(TimeControlError::UnknownKey(key.to_string())),
-        }
-        Ok(())
-    }
-
-    /// True when nothing limits a move.
-    pub fn is_unlimited(&self) -> bool {
-        self.base.is_none()
-            && self.movetime.is_none()
-            && self.depth.is_none()
-            && self.nodes.is_none()
-    }
-}
 
 /// Score adjudication settings.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -470,397 +355,6 @@ pub fn make_player(spec: &EngineSpec, seed: u64, variant_files: &[String]) -> Bo
     }
 }
 
-/// How far from level a generated opening may be, in centipawns, by a shallow search.
-const OPENING_MARGIN: i32 = 150;
-
-/// A random balanced opening: `plies` random moves from `start`, retried until neither
-/// side is ahead in material, the game is not over, and a shallow search scores it
-/// within [`OPENING_MARGIN`] (equal material alone lets through a queen hung or a mate
-/// in one; the check is deterministic, so `--seed` still fixes the openings).
-pub fn random_opening(v: &Arc<Variant>, start: &str, plies: u32, rng: &mut Rng) -> String {
-    let mut p = Position::from_fen(v, start).unwrap_or_else(|_| Position::startpos(v));
-    for m in random_opening_moves(v, start, plies, rng) {
-        if let Ok(mv) = p.parse_move(&m) {
-            p.make_move(mv);
-        }
-    }
-    p.fen()
-}
-
-/// The moves of [`random_opening`] from `start` (empty when no balanced line was found),
-/// so an engine that cannot be given a position (`setboard=0`) can be told them.
-pub fn random_opening_moves(
-    v: &Arc<Variant>,
-    start: &str,
-    plies: u32,
-    rng: &mut Rng,
-) -> Vec<String> {
-    let base = Position::from_fen(v, start).unwrap_or_else(|_| Position::startpos(v));
-    let mut judge = crate::search::Engine::new(1, 1);
-    for _ in 0..200 {
-        let mut p = base.clone();
-        let mut ok = true;
-        let mut moves = Vec::new();
-        for _ in 0..plies {
-            let mut list = MoveList::new();
-            p.legal_moves(&mut list);
-            if list.is_empty() {
-                ok = false;
-                break;
-            }
-            let m = list.as_slice()[rng.below(list.len())];
-            moves.push(p.move_to_string(m));
-            p.make_move(m);
-        }
-        if ok
-            && p.game_result().is_none()
-            && material(&p, Color::White) == material(&p, Color::Black)
-            && level(&mut judge, &p)
-        {
-            return moves;
-        }
-    }
-    Vec::new()
-}
-
-/// True when a depth-4 search (fresh table each time, so the answer depends on the
-/// position alone) finds neither side clearly better.
-fn level(judge: &mut crate::search::Engine, p: &Position) -> bool {
-    judge.clear();
-    let limits = crate::search::Limits {
-        depth: Some(4),
-        ..Default::default()
-    };
-    let r = judge.search(p, limits, Box::new(|_| {}));
-    r.score.abs() <= OPENING_MARGIN
-}
-
-/// Why an opening file was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum OpeningsError {
-    /// A line whose position the variant refuses.
-    #[error("{origin}:{line}: {source}")]
-    Fen {
-        /// The file.
-        origin: String,
-        /// 1-based line number.
-        line: usize,
-        /// Why the FEN was refused.
-        source: FenError,
-    },
-    /// A file with no position in it.
-    #[error("{0}: no openings")]
-    Empty(String),
-}
-
-/// Reads an opening file: one FEN or EPD per line (`#` comments).
-pub fn read_openings(
-    v: &Arc<Variant>,
-    text: &str,
-    origin: &str,
-) -> Result<Vec<String>, OpeningsError> {
-    let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.split(';').next().unwrap_or("").trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let fen = if fields.len() >= 6 && fields[4].parse::<u32>().is_ok() {
-            fields[..6].join(" ")
-        } else {
-            format!("{} 0 1", fields[..fields.len().min(4)].join(" "))
-        };
-        let p = Position::from_fen(v, &fen).map_err(|source| OpeningsError::Fen {
-            origin: origin.to_string(),
-            line: i + 1,
-            source,
-        })?;
-        out.push(p.fen());
-    }
-    if out.is_empty() {
-        return Err(OpeningsError::Empty(origin.to_string()));
-    }
-    Ok(out)
-}
-
-/// How long past its clock an engine may stay silent before it counts as hung rather
-/// than as having lost on time.
-const HANG_GRACE: Duration = Duration::from_secs(2);
-
-/// Referees one game between two players, from `start_fen` and then `opening`.
-pub fn play_game(
-    v: &Arc<Variant>,
-    start_fen: &str,
-    opening: &[String],
-    players: [&mut dyn Player; 2],
-    tcs: [TimeControl; 2],
-    adj: &Adjudication,
-    margin: Duration,
-) -> GameRecord {
-    let [white, black] = players;
-    let names = [white.name().to_string(), black.name().to_string()];
-    let mut players: [&mut dyn Player; 2] = [white, black];
-    let mut record = GameRecord {
-        variant: v.name.clone(),
-        start_fen: (start_fen != v.start_fen).then(|| start_fen.to_string()),
-        white: names[0].clone(),
-        black: names[1].clone(),
-        round: String::new(),
-        result: None,
-        // cutechess-cli writes a Termination tag only for games that did not end by
-        // the rules: empty means "normal".
-        termination: String::new(),
-        reason: String::new(),
-        moves: Vec::new(),
-        comments: Vec::new(),
-        time_control: tc_tag(&tcs),
-    };
-    let loss_of = |c: Color| {
-        if c == Color::White {
-            GameResult::BlackWins
-        } else {
-            GameResult::WhiteWins
-        }
-    };
-    let mut pos = match Position::from_fen(v, start_fen) {
-        Ok(p) => p,
-        Err(e) => {
-            record.termination = "abandoned".into();
-            record.reason = e.to_string();
-            return record;
-        }
-    };
-    // The opening's moves are the game's first moves: every engine hears them as moves,
-    // including one that cannot be given a position.
-    for m in opening {
-        match pos.parse_move(m) {
-            Ok(mv) => {
-                record.moves.push(pos.move_to_string(mv));
-                record.comments.push(Some("book".into()));
-                pos.make_move(mv);
-            }
-            Err(e) => {
-                record.termination = "abandoned".into();
-                record.reason = format!("opening: {e}");
-                return record;
-            }
-        }
-    }
-    for (i, p) in players.iter_mut().enumerate() {
-        if let Err(e) = p.new_game(&v.name, start_fen) {
-            let c = if i == 0 { Color::White } else { Color::Black };
-            record.result = Some(loss_of(c));
-            record.termination = "abandoned".into();
-            record.reason = format!("{} {e}", names[i]);
-            return record;
-        }
-    }
-    let mut clock = [tcs[0].base, tcs[1].base];
-    let mut scores: [Vec<i32>; 2] = [Vec::new(), Vec::new()];
-    loop {
-        if let Some((r, why)) = pos.game_result() {
-            record.result = Some(r);
-            record.reason = why.to_string();
-            break;
-        }
-        if let Some(max) = adj.max_moves {
-            if record.moves.len() as u32 >= 2 * max {
-                record.result = Some(GameResult::Draw);
-                record.termination = "adjudication".into();
-                record.reason = format!("draw by the {max}-move limit");
-                break;
-            }
-        }
-        let side = pos.side_to_move();
-        let (me, opp) = (side.idx(), side.flip().idx());
-        let tc = tcs[me];
-        let played = (record.moves.len() / 2) as u32;
-        let moves_to_go = (tc.moves > 0).then(|| tc.moves - played % tc.moves);
-        // A move that comes after the clock ran out is a flag fall; only no move at all
-        // within a grace beyond it is a hang.
-        let grace = HANG_GRACE.max(margin);
-        let hard = match (clock[me], tc.movetime) {
-            (Some(t), _) => t + margin + grace,
-            (None, Some(mt)) => mt + margin + grace,
-            // Depth and node limits have no clock: allow a generous minute per move.
-            _ => Duration::from_secs(60),
-        };
-        let limit = Limit {
-            time: clock[me],
-            opp_time: clock[opp].or(clock[me]),
-            inc: tc.inc,
-            moves_to_go,
-            movetime: tc.movetime,
-            depth: tc.depth,
-            nodes: tc.nodes,
-            hard_deadline: hard,
-        };
-        let t0 = Instant::now();
-        let reply = players[me].think(&pos, start_fen, &record.moves, &limit);
-        let used = t0.elapsed();
-        let reply = match reply {
-            Ok(r) => r,
-            Err(e) => {
-                record.result = Some(loss_of(side));
-                record.termination = match e {
-                    PlayerError::Hung => "stalled connection".into(),
-                    PlayerError::Resigned => String::new(),
-                    _ => "abandoned".into(),
-                };
-                record.reason = format!("{} {e}", names[me]);
-                break;
-            }
-        };
-        if let Some(t) = clock[me] {
-            if used > t + margin {
-                record.result = Some(loss_of(side));
-                record.termination = "time forfeit".into();
-                record.reason = format!("{} lost on time", names[me]);
-                break;
-            }
-            let mut left = t.saturating_sub(used) + tc.inc;
-            // This side just made its (played + 1)th move: a new period may begin.
-            if tc.moves > 0 && (played + 1).is_multiple_of(tc.moves) {
-                left += tc.base.unwrap_or_default();
-            }
-            clock[me] = Some(left);
-        }
-        let mv = match pos.parse_move(&reply.mv) {
-            Ok(m) => m,
-            Err(e) => {
-                record.result = Some(loss_of(side));
-                record.termination = "rules infraction".into();
-                record.reason = format!("{} played {e}", names[me]);
-                break;
-            }
-        };
-        record.moves.push(pos.move_to_string(mv));
-        record.comments.push(Some(move_comment(&reply, used)));
-        pos.make_move(mv);
-        if let Some(s) = reply.score_cp {
-            scores[me].push(s);
-            if let Some(r) = adjudicate(adj, &scores, me, played + 1) {
-                record.result = Some(match r {
-                    Adjudged::Draw => GameResult::Draw,
-                    Adjudged::Resign(c) => {
-                        loss_of(if c == 0 { Color::White } else { Color::Black })
-                    }
-                });
-                record.termination = "adjudication".into();
-                record.reason = match r {
-                    Adjudged::Draw => "draw by score adjudication".into(),
-                    Adjudged::Resign(c) => format!("{} resigns by score adjudication", names[c]),
-                };
-                break;
-            }
-        } else {
-            scores[me].clear();
-        }
-    }
-    for p in players.iter_mut() {
-        p.quit();
-    }
-    record
-}
-
-/// The comment cutechess-cli writes after an engine's move: score in pawns from the
-/// mover's side, depth, and the time it took (`+0.35/16 0.5s`; just the time when the
-/// engine gave no score).
-fn move_comment(reply: &player::Reply, used: Duration) -> String {
-    let secs = used.as_secs_f64();
-    let time = if secs < 1.0 {
-        format!("{:.3}s", secs)
-    } else {
-        format!("{:.1}s", secs)
-    };
-    match reply.score_cp {
-        Some(cp) => format!(
-            "{:+.2}/{} {time}",
-            f64::from(cp) / 100.0,
-            reply.depth.unwrap_or(0)
-        ),
-        None => time,
-    }
-}
-
-/// The PGN TimeControl tag of a game (PGN standard: `moves/seconds`, `seconds+inc`,
-/// `*seconds` per move, `-` for none); two different controls are joined by `:`.
-fn tc_tag(tcs: &[TimeControl; 2]) -> String {
-    let one = |tc: &TimeControl| {
-        let secs = |d: Duration| {
-            let s = d.as_secs_f64();
-            if s.fract() == 0.0 {
-                format!("{s}")
-            } else {
-                format!("{s:.3}").trim_end_matches('0').to_string()
-            }
-        };
-        match (tc.base, tc.movetime) {
-            (Some(b), _) => {
-                let mut t = if tc.moves > 0 {
-                    format!("{}/{}", tc.moves, secs(b))
-                } else {
-                    secs(b)
-                };
-                if !tc.inc.is_zero() {
-                    t += &format!("+{}", secs(tc.inc));
-                }
-                t
-            }
-            (None, Some(mt)) => format!("*{}", secs(mt)),
-            _ => "-".to_string(),
-        }
-    };
-    let (a, b) = (one(&tcs[0]), one(&tcs[1]));
-    if a == b {
-        a
-    } else {
-        format!("{a}:{b}")
-    }
-}
-
-enum Adjudged {
-    Draw,
-    Resign(usize),
-}
-
-fn adjudicate(
-    adj: &Adjudication,
-    scores: &[Vec<i32>; 2],
-    mover: usize,
-    fullmove: u32,
-) -> Option<Adjudged> {
-    let other = 1 - mover;
-    if let Some((count, score)) = adj.resign {
-        let n = count as usize;
-        let (a, b) = (&scores[mover], &scores[other]);
-        if a.len() >= n && b.len() >= n {
-            if a[a.len() - n..].iter().all(|&s| s <= -score)
-                && b[b.len() - n..].iter().all(|&s| s >= score)
-            {
-                return Some(Adjudged::Resign(mover));
-            }
-            if b[b.len() - n..].iter().all(|&s| s <= -score)
-                && a[a.len() - n..].iter().all(|&s| s >= score)
-            {
-                return Some(Adjudged::Resign(other));
-            }
-        }
-    }
-    if let Some((after, count, score)) = adj.draw {
-        let n = count as usize;
-        if fullmove >= after
-            && scores
-                .iter()
-                .all(|s| s.len() >= n && s[s.len() - n..].iter().all(|&x| x.abs() <= score))
-        {
-            return Some(Adjudged::Draw);
-        }
-    }
-    None
-}
-
 /// Why a match could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum MatchError {
@@ -1023,44 +517,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn time_controls_parse() {
-        let mut tc = TimeControl::default();
-        tc.apply("tc", "40/60+0.6").unwrap();
-        assert_eq!(
-            (tc.moves, tc.base, tc.inc),
-            (
-                40,
-                Some(Duration::from_secs(60)),
-                Duration::from_millis(600)
-            )
-        );
-        tc.apply("tc", "1:30+1").unwrap();
-        assert_eq!(tc.base, Some(Duration::from_secs(90)));
-        tc.apply("st", "0.1").unwrap();
-        assert_eq!(tc.movetime, Some(Duration::from_millis(100)));
-        assert_eq!(
-            tc.apply("tc", "abc").unwrap_err().to_string(),
-            "tc: \"abc\" is not a number of seconds"
-        );
-        assert_eq!(
-            tc.apply("st", "-1").unwrap_err().to_string(),
-            "st: -1 seconds is out of range"
-        );
-        assert_eq!(
-            tc.apply("tc", "x/60").unwrap_err().to_string(),
-            "tc: \"x\" is not a move count"
-        );
-        assert_eq!(
-            tc.apply("nodes", "many").unwrap_err().to_string(),
-            "nodes: \"many\" is not a number"
-        );
-        assert_eq!(
-            tc.apply("bogus", "1"),
-            Err(TimeControlError::UnknownKey("bogus".into()))
-        );
-    }
-
-    #[test]
     fn greedy_beats_random_in_a_small_match() {
         let cfg = MatchConfig {
             variant: "chess".into(),
@@ -1101,36 +557,6 @@ mod tests {
         assert_eq!(r.penta(0, 1).pairs(), 10);
     }
 
-    /// Issue #9, "generated random balanced openings": eight random plies can hang a
-    /// queen or leave a mate in one (seen in a 200-game run: greedy won in one move).
-    /// A deeper search than the generator's own must find every opening playable.
-    #[test]
-    fn generated_openings_are_balanced() {
-        let v = registry::get("chess").unwrap();
-        let mut rng = Rng::new(7);
-        // The README's rule: material level, and a depth-4 search from an empty table
-        // scores the position within 1.5 pawns.
-        let mut judge = crate::search::Engine::new(1, 4);
-        for _ in 0..100 {
-            let fen = random_opening(&v, &v.start_fen, 8, &mut rng);
-            let p = Position::from_fen(&v, &fen).unwrap();
-            assert!(p.game_result().is_none(), "{fen}");
-            assert_eq!(
-                material(&p, Color::White),
-                material(&p, Color::Black),
-                "{fen}"
-            );
-            judge.clear();
-            let limits = crate::search::Limits {
-                depth: Some(4),
-                ..Default::default()
-            };
-            let r = judge.search(&p, limits, Box::new(|_| {}));
-            assert!(r.score.abs() <= OPENING_MARGIN, "{fen} scores {}", r.score);
-            assert_ne!(fen, v.start_fen, "eight plies were played");
-        }
-    }
-
     fn config(n: usize, round_robin: bool, rounds: u32, games: u32) -> MatchConfig {
         MatchConfig {
             variant: "chess".into(),
@@ -1165,23 +591,6 @@ mod tests {
         assert_eq!(config(2, false, 3, 3).total_games(), 12);
         assert_eq!(config(2, false, 0, 0).total_games(), 2);
         assert_eq!(config(1, true, 1, 2).total_games(), 0);
-    }
-
-    #[test]
-    fn openings_read_fen_and_epd_and_name_bad_lines() {
-        let v = registry::get("chess").unwrap();
-        let text = "# comment\n\
-            rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - ;id \"e4\"\n\
-            rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n";
-        let o = read_openings(&v, text, "o.epd").unwrap();
-        assert_eq!(o.len(), 2);
-        assert!(o[0].ends_with(" b KQkq - 0 1"), "{}", o[0]);
-        assert_eq!(
-            read_openings(&v, "# none\n", "o.epd"),
-            Err(OpeningsError::Empty("o.epd".into()))
-        );
-        let e = read_openings(&v, "\nxx w - -\n", "o.epd").unwrap_err();
-        assert!(e.to_string().starts_with("o.epd:2: bad FEN"), "{e}");
     }
 
     #[test]

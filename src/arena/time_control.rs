@@ -1,0 +1,166 @@
+//! Time controls as the match options give them (`40/60+0.5`, `st=5`, `nodes=20000`):
+//! parsed, checked and turned into each move's budget.
+
+use std::time::Duration;
+
+/// A time control.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TimeControl {
+    /// Moves per period (0 = whole game).
+    pub moves: u32,
+    /// Time per period.
+    pub base: Option<Duration>,
+    /// Increment per move.
+    pub inc: Duration,
+    /// Fixed time per move.
+    pub movetime: Option<Duration>,
+    /// Fixed depth.
+    pub depth: Option<u32>,
+    /// Fixed nodes.
+    pub nodes: Option<u64>,
+}
+
+/// Why a time control key was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlError {
+    /// A time that is not a number of seconds.
+    #[error("{key}: \"{text}\" is not a number of seconds")]
+    NotSeconds {
+        /// The key it was given for.
+        key: &'static str,
+        /// The text as given.
+        text: String,
+    },
+    /// A time below zero or beyond a hundred days.
+    #[error("{key}: {text} seconds is out of range")]
+    OutOfRange {
+        /// The key it was given for.
+        key: &'static str,
+        /// The text as given.
+        text: String,
+    },
+    /// A `tc` moves-per-period that is not a count.
+    #[error("tc: \"{0}\" is not a move count")]
+    NotMoveCount(String),
+    /// A depth or node limit that is not a number.
+    #[error("{key}: \"{text}\" is not a number")]
+    NotNumber {
+        /// The key it was given for.
+        key: &'static str,
+        /// The text as given.
+        text: String,
+    },
+    /// A key other than tc, st, depth and nodes.
+    #[error("unknown time control key \"{0}\"")]
+    UnknownKey(String),
+}
+
+fn secs(text: &str, key: &'static str) -> Result<Duration, TimeControlError> {
+    let x: f64 = text.parse().map_err(|_| TimeControlError::NotSeconds {
+        key,
+        text: text.to_string(),
+    })?;
+    if !(0.0..1e7).contains(&x) {
+        return Err(TimeControlError::OutOfRange {
+            key,
+            text: text.to_string(),
+        });
+    }
+    Ok(Duration::from_secs_f64(x))
+}
+
+fn whole<T: std::str::FromStr>(text: &str, key: &'static str) -> Result<T, TimeControlError> {
+    text.parse().map_err(|_| TimeControlError::NotNumber {
+        key,
+        text: text.to_string(),
+    })
+}
+
+impl TimeControl {
+    /// Applies `tc=40/60+0.6`, `st=0.1`, `depth=6` or `nodes=10000`.
+    pub fn apply(&mut self, key: &str, value: &str) -> Result<(), TimeControlError> {
+        match key {
+            "tc" => {
+                let (moves, rest) = match value.split_once('/') {
+                    Some((m, r)) => (
+                        m.parse::<u32>()
+                            .map_err(|_| TimeControlError::NotMoveCount(m.to_string()))?,
+                        r,
+                    ),
+                    None => (0, value),
+                };
+                let (base, inc) = match rest.split_once('+') {
+                    Some((b, i)) => (b, Some(i)),
+                    None => (rest, None),
+                };
+                // Base may be seconds or minutes:seconds.
+                let base = match base.split_once(':') {
+                    Some((m, s)) => secs(m, "tc")? * 60 + secs(s, "tc")?,
+                    None => secs(base, "tc")?,
+                };
+                self.moves = moves;
+                self.base = Some(base);
+                self.inc = match inc {
+                    Some(i) => secs(i, "tc")?,
+                    None => Duration::ZERO,
+                };
+            }
+            "st" => self.movetime = Some(secs(value, "st")?),
+            "depth" => self.depth = Some(whole(value, "depth")?),
+            "nodes" => self.nodes = Some(whole(value, "nodes")?),
+            _ => return Err(TimeControlError::UnknownKey(key.to_string())),
+        }
+        Ok(())
+    }
+
+    /// True when nothing limits a move.
+    pub fn is_unlimited(&self) -> bool {
+        self.base.is_none()
+            && self.movetime.is_none()
+            && self.depth.is_none()
+            && self.nodes.is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_parse() {
+        let mut tc = TimeControl::default();
+        tc.apply("tc", "40/60+0.6").unwrap();
+        assert_eq!(
+            (tc.moves, tc.base, tc.inc),
+            (
+                40,
+                Some(Duration::from_secs(60)),
+                Duration::from_millis(600)
+            )
+        );
+        tc.apply("tc", "1:30+1").unwrap();
+        assert_eq!(tc.base, Some(Duration::from_secs(90)));
+        tc.apply("st", "0.1").unwrap();
+        assert_eq!(tc.movetime, Some(Duration::from_millis(100)));
+        assert_eq!(
+            tc.apply("tc", "abc").unwrap_err().to_string(),
+            "tc: \"abc\" is not a number of seconds"
+        );
+        assert_eq!(
+            tc.apply("st", "-1").unwrap_err().to_string(),
+            "st: -1 seconds is out of range"
+        );
+        assert_eq!(
+            tc.apply("tc", "x/60").unwrap_err().to_string(),
+            "tc: \"x\" is not a move count"
+        );
+        assert_eq!(
+            tc.apply("nodes", "many").unwrap_err().to_string(),
+            "nodes: \"many\" is not a number"
+        );
+        assert_eq!(
+            tc.apply("bogus", "1"),
+            Err(TimeControlError::UnknownKey("bogus".into()))
+        );
+    }
+}
