@@ -27,6 +27,8 @@
 
 pub mod explain;
 pub mod pawns;
+mod score;
+mod setup;
 pub mod trace;
 pub mod weights;
 
@@ -36,7 +38,7 @@ use crate::position::Position;
 use crate::variant::Variant;
 use pawns::PawnFacts;
 pub use pawns::{pawn_key, PawnCache};
-use std::sync::Arc;
+use score::{blend, Score};
 pub use weights::{Layout, Weights};
 
 /// A (middlegame, endgame) pair per square.
@@ -144,299 +146,7 @@ pub struct Eval {
     space_area: [Bitboard; 2],
 }
 
-/// The search's sink: adds each feature's weights as it is reported.
-struct Score<'a> {
-    e: &'a Eval,
-    mg: [i32; 2],
-    eg: [i32; 2],
-    /// Per side: weighted attacks on its royal zone (quarters), and attacking pieces.
-    danger: [i32; 2],
-    attackers: [i32; 2],
-}
-
-impl<'a> Score<'a> {
-    fn new(e: &'a Eval) -> Score<'a> {
-        Score {
-            e,
-            mg: [0; 2],
-            eg: [0; 2],
-            danger: [0; 2],
-            attackers: [0; 2],
-        }
-    }
-}
-
-impl Sink for Score<'_> {
-    #[inline(always)]
-    fn wants_mobility(&self, t: usize) -> bool {
-        self.e.mob[t].0 != 0 || self.e.mob[t].1 != 0 || self.e.low_mask >> t & 1 != 0
-    }
-    #[inline(always)]
-    fn wants_all(&self) -> bool {
-        false
-    }
-    #[inline(always)]
-    fn piece(&mut self, c: usize, t: usize, sq: Square) {
-        let (a, b) = self.e.piece_sq[t][c][sq.idx()];
-        self.mg[c] += a;
-        self.eg[c] += b;
-    }
-    #[inline(always)]
-    fn passed(&mut self, c: usize, sq: Square) {
-        let (a, b) = self.e.passed[c][sq.idx()];
-        self.mg[c] += a;
-        self.eg[c] += b;
-    }
-    #[inline(always)]
-    fn mobility(&mut self, c: usize, t: usize, n: i32) {
-        let (a, b, _) = self.e.mob[t];
-        self.mg[c] += a * n;
-        self.eg[c] += b * n;
-    }
-    #[inline(always)]
-    fn hand(&mut self, c: usize, t: usize, n: i32) {
-        let l = &self.e.weights.layout;
-        self.mg[c] += n * self.e.weights.mg[l.hand(t)];
-        self.eg[c] += n * self.e.weights.eg[l.hand(t)];
-    }
-    #[inline(always)]
-    fn scalar(&mut self, c: usize, term: usize, n: i32) {
-        let (a, b) = self.e.scalars[term];
-        self.mg[c] += a * n;
-        self.eg[c] += b * n;
-    }
-    #[inline(always)]
-    fn zone_hits(&mut self, c: usize, t: usize, hits: i32) {
-        self.attackers[c] += 1;
-        self.danger[c] += hits * self.e.weights.royal_attack[t];
-    }
-    #[inline(always)]
-    fn weak_zone(&mut self, c: usize, n: i32) {
-        self.danger[c] += n * self.e.weights.royal_weak;
-    }
-    #[inline(always)]
-    fn typed(&mut self, c: usize, f: usize, n: i32) {
-        self.mg[c] += n * self.e.weights.mg[f];
-        self.eg[c] += n * self.e.weights.eg[f];
-    }
-}
-
 impl Eval {
-    /// Builds the tables for a variant from its weights (derived, with `[eval]` over them).
-    pub fn new(va: &Arc<Variant>) -> Eval {
-        Eval::with_weights(va, Weights::of(va))
-    }
-
-    /// Builds the tables for a variant from the given weights (the tuner's).
-    // Types and squares index several tables at once here.
-    #[allow(clippy::needless_range_loop)]
-    pub fn with_weights(va: &Arc<Variant>, w: Weights) -> Eval {
-        let v: &Variant = va;
-        let n = v.pieces.len();
-        let bd = &v.board;
-        let l = w.layout;
-        let mob = crate::variant::values::mobility_table(&v.board, &v.rays, &v.attacks[0]);
-        let squares = bd.squares() as i32;
-        let values: Vec<i32> = v.pieces.iter().map(|p| p.value).collect();
-        let mirror = |sq: Square| bd.square(bd.file_of(sq), bd.ranks as i32 - 1 - bd.rank_of(sq));
-        let rel_rank = |c: Color, sq: Square| {
-            if c == Color::White {
-                bd.rank_of(sq)
-            } else {
-                bd.ranks as i32 - 1 - bd.rank_of(sq)
-            }
-        };
-        let mut relative = [Box::new([0u8; SQUARE_SLOTS]), Box::new([0u8; SQUARE_SLOTS])];
-        for s in 0..bd.squares() {
-            relative[0][s] = s as u8;
-            relative[1][s] = mirror(Square(s as u8)).map_or(s as u8, |m| m.0);
-        }
-        let mut piece_sq = Vec::with_capacity(n);
-        let mut mobw = Vec::with_capacity(n);
-        for t in 0..n {
-            let avg4 = (mob[t].iter().sum::<i32>() / squares.max(1)).max(1);
-            let mut sides = [
-                Box::new([(0i32, 0i32); SQUARE_SLOTS]),
-                Box::new([(0i32, 0i32); SQUARE_SLOTS]),
-            ];
-            for (c, side) in sides.iter_mut().enumerate() {
-                for s in 0..bd.squares() {
-                    let i = l.pst(t, relative[c][s] as usize);
-                    side[s] = (w.mg[l.material(t)] + w.mg[i], w.eg[l.material(t)] + w.eg[i]);
-                }
-            }
-            piece_sq.push(sides);
-            mobw.push((w.mg[l.mobility(t)], w.eg[l.mobility(t)], avg4 / 4));
-        }
-        let table = || Box::new([Bitboard::EMPTY; SQUARE_SLOTS]);
-        let mut front_span = [table(), table()];
-        let mut file_ahead = [table(), table()];
-        let mut support = [table(), table()];
-        let mut shield = [table(), table()];
-        let mut beside_files = table();
-        let mut zone = table();
-        let mut file = table();
-        let mut passed = [
-            Box::new([(0i32, 0i32); SQUARE_SLOTS]),
-            Box::new([(0i32, 0i32); SQUARE_SLOTS]),
-        ];
-        for c in Color::BOTH {
-            let ci = c.idx();
-            let dir = if c == Color::White { 1 } else { -1 };
-            for s in 0..bd.squares() {
-                let sq = Square(s as u8);
-                let (f, r) = (bd.file_of(sq), bd.rank_of(sq));
-                for df in -1..=1 {
-                    let mut rr = r + dir;
-                    while let Some(t) = bd.square(f + df, rr) {
-                        front_span[ci][s].set(t);
-                        if df == 0 {
-                            file_ahead[ci][s].set(t);
-                        }
-                        if (rr - r).abs() <= 2 {
-                            shield[ci][s].set(t);
-                        }
-                        rr += dir;
-                    }
-                    if df != 0 {
-                        for t in [bd.square(f + df, r), bd.square(f + df, r - dir)]
-                            .into_iter()
-                            .flatten()
-                        {
-                            support[ci][s].set(t);
-                        }
-                    }
-                }
-                let pr = rel_rank(c, sq) as usize;
-                passed[ci][s] = (w.mg[l.passed(pr)], w.eg[l.passed(pr)]);
-            }
-        }
-        for s in 0..bd.squares() {
-            let sq = Square(s as u8);
-            let f = bd.file_of(sq);
-            for df in [-1, 1] {
-                if (0..bd.files as i32).contains(&(f + df)) {
-                    beside_files[s] |= bd.file_mask(f + df);
-                }
-            }
-            let mut z = sq.bb();
-            for dx in -1..=1 {
-                for dy in -1..=1 {
-                    if let Some(t) = bd.offset(sq, dx, dy) {
-                        z.set(t);
-                    }
-                }
-            }
-            zone[s] = z;
-            file[s] = bd.file_mask(f);
-        }
-        let mut scalars = [(0, 0); weights::SCALARS.len()];
-        for (k, s) in scalars.iter_mut().enumerate() {
-            *s = (w.mg[l.scalar(k)], w.eg[l.scalar(k)]);
-        }
-        let on = |k: usize| scalars[k] != (0, 0);
-        let type_mask = |f: &dyn Fn(usize) -> usize| {
-            (0..n)
-                .filter(|&t| w.mg[f(t)] != 0 || w.eg[f(t)] != 0)
-                .fold(0u32, |m, t| m | 1 << t)
-        };
-        let low_mask = type_mask(&|t| l.mobility_low(t));
-        let threatened_mask = type_mask(&|t| l.threatened(t));
-        let checker_types = (0..n)
-            .filter(|&t| !v.pieces[t].pawn && !v.pieces[t].royal)
-            .fold(0u32, |m, t| m | 1 << t);
-        let check_mask = type_mask(&|t| l.royal_check(t)) & checker_types;
-        let unions = unions(v);
-        let mut e = Eval {
-            values,
-            piece_sq,
-            mob: mobw,
-            passed,
-            shape_on: on(weights::DOUBLED) || on(weights::ISOLATED) || on(weights::CONNECTED),
-            passer_on: on(weights::PASSED_BLOCKED)
-                || on(weights::PASSED_OWN_ROYAL)
-                || on(weights::PASSED_ENEMY_ROYAL),
-            threats_on: on(weights::THREAT_CHEAPER) || on(weights::HANGING) || threatened_mask != 0,
-            low_mask,
-            threatened_mask,
-            check_mask,
-            checker_types,
-            unions,
-            parts: unions
-                .iter()
-                .flatten()
-                .fold(0, |m, &(x, y)| m | 1 << x | 1 << y),
-            scalars,
-            weights: w,
-            pawn_mask: v.pawn_mask,
-            pawn_cache_ok: (v.pawn_mask.count_ones() as usize) <= pawns::CACHED_TYPES
-                && (0..n).all(|t| {
-                    v.pawn_mask >> t & 1 == 0
-                        || v.attacks.iter().all(|a| a[t].captures_only_by_leaps())
-                }),
-            royal_mask: v.royal_mask,
-            front_span,
-            file_ahead,
-            beside_files,
-            support,
-            zone,
-            file,
-            shield,
-            relative,
-            start_phase: 0,
-            colour_bound: (0..n)
-                .filter(|&t| {
-                    v.pawn_mask >> t & 1 == 0 && v.royal_mask >> t & 1 == 0 && colour_bound(v, t)
-                })
-                .collect(),
-            dark: (0..bd.squares())
-                .map(|s| Square(s as u8))
-                .filter(|&s| (bd.file_of(s) + bd.rank_of(s)) % 2 == 0)
-                .fold(Bitboard::EMPTY, |b, s| b | s.bb()),
-            file_riders: (0..n)
-                .filter(|&t| {
-                    v.pawn_mask >> t & 1 == 0
-                        && v.royal_mask >> t & 1 == 0
-                        && v.pieces[t].value < weights::HEAVY
-                        && rides_files(v, t)
-                })
-                .collect(),
-            light_mask: (0..n)
-                .filter(|&t| {
-                    v.pawn_mask >> t & 1 == 0
-                        && v.royal_mask >> t & 1 == 0
-                        && v.pieces[t].value < weights::LIGHT
-                })
-                .fold(0, |m, t| m | 1 << t),
-            enemy_half: [Color::White, Color::Black].map(|c| {
-                (0..bd.squares())
-                    .map(|s| Square(s as u8))
-                    .filter(|&s| 2 * rel_rank(c, s) >= bd.ranks as i32)
-                    .fold(Bitboard::EMPTY, |b, s| b | s.bb())
-            }),
-            space_area: [Color::White, Color::Black].map(|c| {
-                let margin = bd.files as i32 / 4;
-                (0..bd.squares())
-                    .map(|s| Square(s as u8))
-                    .filter(|&s| {
-                        let (f, r) = (bd.file_of(s), rel_rank(c, s));
-                        (margin..bd.files as i32 - margin).contains(&f)
-                            && (1..bd.ranks as i32 / 2).contains(&r)
-                    })
-                    .fold(Bitboard::EMPTY, |b, s| b | s.bb())
-            }),
-            by_value: {
-                let mut t: Vec<usize> = (0..n).filter(|&t| v.royal_mask >> t & 1 == 0).collect();
-                t.sort_by_key(|&t| v.pieces[t].value);
-                t
-            },
-            value_runs: Vec::new(),
-        };
-        e.value_runs = runs(&e.by_value, &e.values);
-        e.start_phase = e.phase_material(&Position::startpos(va)).max(1);
-        e
-    }
-
     /// Material value of a piece type (royals 0).
     #[inline(always)]
     pub fn value(&self, t: PieceType) -> i32 {
@@ -997,113 +707,18 @@ pub struct Estimate {
     pub exact: bool,
 }
 
-/// The middlegame and endgame sums of `s` for the side to move, weighed by `phase`
-/// (phase, full phase).
-#[inline]
-fn blend<W: Word>(pos: &Position<W>, s: &Score, (phase, full): (i32, i32)) -> i32 {
-    let us = pos.side_to_move().idx();
-    let them = 1 - us;
-    let mgs = s.mg[us] - s.mg[them];
-    let egs = s.eg[us] - s.eg[them];
-    (mgs as i64 * phase as i64 + egs as i64 * (full - phase) as i64) as i32 / full
-}
-
-/// The runs of `types` (sorted by value) whose `values` are equal, as index ranges.
-fn runs(types: &[usize], values: &[i32]) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < types.len() {
-        let j = i + types[i..]
-            .iter()
-            .take_while(|&&t| values[t] == values[types[i]])
-            .count();
-        out.push((i, j));
-        i = j;
-    }
-    out
-}
-
 /// Every square a piece of type `t` and colour `c` on `from` moves or captures to.
 #[inline(always)]
 fn reach<W: Word>(v: &Variant, c: usize, t: usize, from: Square, occ: Bitboard<W>) -> Bitboard<W> {
     v.attacks[c][t].reach(&v.rays, from, occ)
 }
 
-/// Per type of `v`: two other types whose atoms together are exactly its atoms, on the
-/// same squares (confinement), where there are such; neither part is itself such a union.
-fn unions(v: &Variant) -> [Option<(u8, u8)>; MAX_PIECE_TYPES] {
-    use std::collections::HashSet;
-    let atoms: Vec<HashSet<_>> = v.pieces.iter().map(|p| p.atoms.iter().collect()).collect();
-    let n = v.pieces.len().min(MAX_PIECE_TYPES);
-    let same_squares = |a: usize, b: usize| v.pieces[a].confine == v.pieces[b].confine;
-    let mut out = [None; MAX_PIECE_TYPES];
-    for t in 0..n {
-        'pairs: for x in 0..n {
-            for y in x + 1..n {
-                if x == t || y == t || atoms[x] == atoms[t] || atoms[y] == atoms[t] {
-                    continue;
-                }
-                let both: HashSet<_> = atoms[x].union(&atoms[y]).copied().collect();
-                if both == atoms[t] && same_squares(x, t) && same_squares(y, t) {
-                    out[t] = Some((x as u8, y as u8));
-                    break 'pairs;
-                }
-            }
-        }
-    }
-    // A part is walked itself: a union of unions would need more than one level.
-    let copy = out;
-    for o in out.iter_mut() {
-        if let Some((x, y)) = *o {
-            if copy[x as usize].is_some() || copy[y as usize].is_some() {
-                *o = None;
-            }
-        }
-    }
-    out
-}
-
-/// True when no move of type `t` (on an empty board, from any square) changes the
-/// colour of its square, and it moves at all.
-fn colour_bound(v: &Variant, t: usize) -> bool {
-    let bd = &v.board;
-    let colour = |s: Square| (bd.file_of(s) + bd.rank_of(s)) % 2;
-    let mut moves = false;
-    for s in 0..bd.squares() {
-        let sq = Square(s as u8);
-        let a = &v.attacks[0][t];
-        // Moves on an empty board, captures on a full one (each ride's first step).
-        let full = bd.all & !sq.bb();
-        let reach =
-            a.targets(&v.rays, sq, Bitboard::EMPTY).quiet | a.targets(&v.rays, sq, full).capture;
-        for to in reach.iter() {
-            moves = true;
-            if colour(to) != colour(sq) {
-                return false;
-            }
-        }
-    }
-    moves
-}
-
-/// True when type `t`, from its own first rank on an empty board, reaches every square of
-/// its file up to the last rank (a rook-like rider along files).
-fn rides_files(v: &Variant, t: usize) -> bool {
-    let bd = &v.board;
-    let f = bd.files as i32 / 2;
-    let Some(from) = bd.square(f, 0) else {
-        return false;
-    };
-    let reach = v.attacks[0][t]
-        .targets(&v.rays, from, Bitboard::<u128>::EMPTY)
-        .quiet;
-    (bd.file_mask(f) & !from.bb()).iter().all(|s| reach.has(s))
-}
-
 #[cfg(test)]
 mod tests {
+    use super::setup::{colour_bound, rides_files, unions};
     use super::*;
     use crate::registry;
+    use std::sync::Arc;
 
     /// Capablanca's compounds: the Archbishop moves as a Bishop or a Knight (`BN`), the
     /// Chancellor as a Rook or a Knight (`RN`), the Queen as a Rook or a Bishop.
