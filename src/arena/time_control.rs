@@ -1,5 +1,5 @@
-//! Time controls as the match options give them (`40/60+0.5`, `st=5`, `nodes=20000`):
-//! parsed, checked and turned into each move's budget.
+//! Time controls as the match options give them (`tc=40/60+0.5`, `st=5`, `depth=8`,
+//! `nodes=20000`): parsed and checked; `game.rs` keeps the clocks they set.
 
 use std::time::Duration;
 

@@ -1,5 +1,5 @@
-//! Writing atoms back as Betza: the shortest canonical spelling, by covering each
-//! atom group's directions with the fewest modifier letters, that parses to the same set.
+//! Writing atoms back as Betza: a canonical spelling that parses to the same set, each
+//! group of atoms written as a letter with the modifiers that cover its directions.
 
 use super::{
     base_of, combines, mode_index, normalize, rot_left, rot_right, shape, sign, Dir, Shape,

@@ -1,5 +1,6 @@
-//! Naming back (T6): the shortest taxonomy name whose atoms are exactly a given set,
-//! found by covering the set with candidate components (a block and the words on it).
+//! Naming back (T6): a taxonomy name whose atoms are exactly a given set (the strongest
+//! block as the Name for an OR-combination, else the shortest name found by covering the
+//! set with candidate components), or none — never a name that means something else.
 
 use super::{
     parse, Block, Component, Count, DirEffect, Scope, SuffixEffect, TaxonomyError, ALL_DIRECTIONS,
