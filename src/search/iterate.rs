@@ -55,7 +55,7 @@ impl<W: Word> Worker<W> {
             let mut found: Vec<Line> = Vec::with_capacity(lines);
             for k in 0..lines {
                 let prev = self.lines.get(k).map_or(score, |l| l.score);
-                let s = self.aspiration(depth as i32, prev);
+                let s = self.aspiration(depth as i32, prev, depth >= max_depth);
                 if self.stopped {
                     break;
                 }
@@ -161,24 +161,37 @@ impl<W: Word> Worker<W> {
         elapsed >= soft.mul_f64(scale * 0.55)
     }
 
-    fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
+    fn aspiration(&mut self, depth: i32, prev: i32, last: bool) -> i32 {
         let mut delta = 20;
         let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INF), (prev + delta).min(INF))
         } else {
             (-INF, INF)
         };
+        // Each fail high in a row searches a ply shallower, two at most (Stockfish's
+        // `failedHighCnt`, which has no cap): a score above the window is usually
+        // confirmed sooner than a deep re-search finds it, and the next iteration deepens
+        // it anyway. Without the cap a score that climbs hundreds of centipawns (seven
+        // fail highs as the window widens by half) lost whole plies: a mate in five
+        // found at depth 9 took depth 16. A fail low searches at full depth again, as the
+        // move may be worse than it looked. The last depth a search was asked for is
+        // searched in full: `go depth 9` answers at depth 9.
+        let mut failed_high = 0;
         loop {
             let in_check = self.pos.in_check();
-            let s = self.negamax(alpha, beta, depth, 0, in_check);
+            let s = self.negamax(alpha, beta, (depth - failed_high).max(1), 0, in_check);
             if self.stopped {
                 return s;
             }
             if s <= alpha && alpha > -INF {
                 beta = (alpha + beta) / 2;
                 alpha = (s - delta).max(-INF);
+                failed_high = 0;
             } else if s >= beta && beta < INF {
                 beta = (s + delta).min(INF);
+                if !last {
+                    failed_high = (failed_high + 1).min(2);
+                }
             } else {
                 return s;
             }
