@@ -331,7 +331,7 @@ impl<W: Word> Worker<W> {
                 check_ext
             };
             self.doubles[ply + 1] = self.doubles[ply] + (ext > 1) as u8;
-            let mut new_depth = depth - 1 + ext;
+            let new_depth = depth - 1 + ext;
             let mut s;
             if searched == 0 {
                 s = -self.negamax(-beta, -alpha, new_depth, ply + 1, gives_check);
@@ -370,18 +370,9 @@ impl<W: Word> Worker<W> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let reduced = new_depth - r;
-                s = -self.negamax(-alpha - 1, -alpha, reduced, ply + 1, gives_check);
+                s = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, gives_check);
                 if s > alpha && r > 0 {
-                    // The reduced search's score says how far to look again: well above
-                    // the best so far, a ply deeper; barely above it, a ply shallower
-                    // (Stockfish's doDeeperSearch / doShallowerSearch).
-                    let deeper = s > best + 64 + 11 * r;
-                    let shallower = s < best + new_depth;
-                    new_depth += deeper as i32 - shallower as i32;
-                    if new_depth > reduced {
-                        s = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, gives_check);
-                    }
+                    s = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, gives_check);
                 }
                 if s > alpha && s < beta {
                     s = -self.negamax(-beta, -alpha, new_depth, ply + 1, gives_check);
