@@ -438,7 +438,8 @@ pub fn run_match_from(
     let sprt_of = |r: &mut MatchResult| -> bool {
         if let (Some(sprt), 2) = (&cfg.sprt, names.len()) {
             let p = r.penta(0, 1);
-            let verdict = sprt.verdict(&p);
+            let before = r.sprt.map_or(SprtVerdict::Continue, |(_, v)| v);
+            let verdict = sprt.judge(&p, before);
             r.sprt = Some((sprt.llr(&p), verdict));
             return verdict != SprtVerdict::Continue && !sliced;
         }

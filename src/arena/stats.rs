@@ -208,6 +208,16 @@ impl Sprt {
         n * (0..5).map(|i| freq[i] * (p1[i] / p0[i]).ln()).sum::<f64>()
     }
 
+    /// The decision for these counts after `before`: a bound once crossed stops the
+    /// match, and the games still in play then count but cannot take the verdict back
+    /// (fishtest's rule; the last of them can pull the ratio back inside the bounds).
+    pub fn judge(&self, p: &Penta, before: SprtVerdict) -> SprtVerdict {
+        match before {
+            SprtVerdict::Continue => self.verdict(p),
+            decided => decided,
+        }
+    }
+
     /// The decision for these counts.
     pub fn verdict(&self, p: &Penta) -> SprtVerdict {
         let llr = self.llr(p);
@@ -346,6 +356,28 @@ mod tests {
         assert_eq!(s.verdict(&few), SprtVerdict::Continue);
         let (lo, hi) = s.bounds();
         assert!((lo + 2.944).abs() < 0.01 && (hi - 2.944).abs() < 0.01);
+    }
+
+    #[test]
+    fn a_crossed_bound_stands_when_games_still_in_play_pull_the_ratio_back() {
+        // A real run (2026-12-03, chess): H0 crossed at 1,439 games (LLR -2.95), the pair
+        // in play when it stopped came in after it, and the ratio was back at -2.91.
+        let s = Sprt::parse("elo0=0 elo1=10 alpha=0.05 beta=0.05").unwrap();
+        let crossed = Penta([94, 147, 260, 148, 70]);
+        let after = Penta([94, 147, 260, 149, 70]);
+        assert_eq!(
+            s.judge(&crossed, SprtVerdict::Continue),
+            SprtVerdict::AcceptH0
+        );
+        assert_eq!(s.verdict(&after), SprtVerdict::Continue);
+        assert_eq!(
+            s.judge(&after, SprtVerdict::AcceptH0),
+            SprtVerdict::AcceptH0
+        );
+        assert_eq!(
+            s.judge(&after, SprtVerdict::Continue),
+            SprtVerdict::Continue
+        );
     }
 
     #[test]
