@@ -194,6 +194,9 @@ pub(crate) struct Worker<W: Word> {
     /// Double singular extensions on the line to each ply (they are capped per line, so
     /// that a line of them cannot deepen the search without end).
     doubles: [u8; MAX_PLY + 2],
+    /// Per ply: the plies a late-move reduction took from the reduced search of its move
+    /// now running (zero outside one), for the child's hindsight depth adjustment.
+    reductions: [u8; MAX_PLY + 2],
     /// Per ply: the cuts its nodes made since the node two plies up began, two for one
     /// without a table move. Where the next ply has cut more than three times, a node's
     /// late moves are reduced a ply more: its moves are being refuted one after another
@@ -290,6 +293,7 @@ impl<W: Word> Worker<W> {
             current: [Move(u64::MAX); MAX_PLY + 2],
             skip: [Move::NULL; MAX_PLY + 2],
             doubles: [0; MAX_PLY + 2],
+            reductions: [0; MAX_PLY + 2],
             cutoffs: [0; MAX_PLY + 3],
             nodes: 0,
             flushed: 0,

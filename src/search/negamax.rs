@@ -111,6 +111,21 @@ impl<W: Word> Worker<W> {
         self.evals[ply] = eval;
         let improving =
             !in_check && ply >= 2 && self.evals[ply - 2] != NO_EVAL && eval > self.evals[ply - 2];
+        // Hindsight on the parent's reduction (Stockfish's `priorReduction`), judged by the
+        // two evaluations either side of the reduced move: where the move left its player
+        // no worse off than before it, a deep reduction was too deep and a ply is given
+        // back; where it left them worse off by a margin, the move is as poor as its
+        // reduction guessed and this node searches a ply less still (+19.9 Elo in chess).
+        let prior = if ply > 0 { self.reductions[ply - 1] } else { 0 };
+        if prior > 0 && eval != NO_EVAL && self.evals[ply - 1] != NO_EVAL {
+            let sum = eval + self.evals[ply - 1];
+            if prior >= 3 && sum <= 0 {
+                depth += 1;
+            }
+            if depth >= 2 && sum > 57 {
+                depth -= 1;
+            }
+        }
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at shallow depth, a quiet move will not
             // bring the score back down.
@@ -370,7 +385,9 @@ impl<W: Word> Worker<W> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
+                self.reductions[ply] = r as u8;
                 s = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, gives_check);
+                self.reductions[ply] = 0;
                 if s > alpha && r > 0 {
                     s = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, gives_check);
                 }
