@@ -25,6 +25,9 @@ const DOUBLE_MARGIN: i32 = 25;
 const THREAT_DEPTH: i32 = 3;
 /// Double extensions allowed on one line.
 const MAX_DOUBLES: u8 = 6;
+/// How far (centipawns, about half a pawn) a late-move-reduced move must leave its player
+/// worse off, by the evaluations either side of it, for the node below to search a ply less.
+const HINDSIGHT_MARGIN: i32 = 57;
 
 /// What a singular-extension test found for the table move.
 enum Singular {
@@ -122,7 +125,7 @@ impl<W: Word> Worker<W> {
             if prior >= 3 && sum <= 0 {
                 depth += 1;
             }
-            if depth >= 2 && sum > 57 {
+            if depth >= 2 && sum > HINDSIGHT_MARGIN {
                 depth -= 1;
             }
         }
