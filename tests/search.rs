@@ -371,6 +371,22 @@ fn a_movetime_of_100_ms_is_kept_inside_depth_one() {
     }
 }
 
+/// UCI's `movetime`: "search exactly x mseconds". The time is spent whole (less the
+/// plan's 10 ms for the answer to travel), not given back once an iteration ends past its
+/// middle as a clock's soft limit would.
+#[test]
+fn a_movetime_is_spent_whole() {
+    let _turn = serial();
+    let pos = chess("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+    let l = Limits {
+        movetime: Some(300),
+        ..Limits::default()
+    };
+    let r = search(&pos, l, 1);
+    assert!(r.ms >= 285 && r.ms < 600, "searched {} ms of 300", r.ms);
+    assert!(r.best.is_some() && r.depth >= 1);
+}
+
 #[test]
 fn stop_inside_depth_one_is_answered_within_50_ms() {
     let _turn = serial();

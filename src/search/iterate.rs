@@ -143,20 +143,16 @@ impl<W: Word> Worker<W> {
     }
 
     /// The main thread's decision not to start another iteration: the soft limit scaled
-    /// by what the iterations say ([`Pace`]) when a clock runs (a `movetime` is the time
-    /// asked for, however the position looks); past about half of it the next iteration
-    /// would rarely finish. No clock runs while pondering.
+    /// by what the iterations say ([`Pace`]) when a clock runs; past about half of it the
+    /// next iteration would rarely finish. A `movetime` is spent whole, as UCI's "search
+    /// exactly" asks (an iteration its end stops has filled the table for the next
+    /// search). No clock runs while pondering.
     fn past_soft_limit(&self, scale: f64) -> bool {
-        if self.id != 0 {
+        if self.id != 0 || self.shared.limits.movetime.is_some() {
             return false;
         }
         let (Some(soft), Some(elapsed)) = (self.shared.plan.soft, self.shared.clock()) else {
             return false;
-        };
-        let scale = if self.shared.limits.movetime.is_some() {
-            1.0
-        } else {
-            scale
         };
         elapsed >= soft.mul_f64(scale * 0.55)
     }
