@@ -144,9 +144,9 @@ impl<W: Word> Worker<W> {
 
     /// The main thread's decision not to start another iteration: the soft limit scaled
     /// by what the iterations say ([`Pace`]) when a clock runs; past about half of it the
-    /// next iteration would rarely finish. A `movetime` is spent whole, as UCI's "search
-    /// exactly" asks (an iteration its end stops has filled the table for the next
-    /// search). No clock runs while pondering.
+    /// next iteration would rarely finish. A `movetime` has none: UCI asks to "search
+    /// exactly" that long, so its end cuts the last iteration off. No clock runs while
+    /// pondering.
     fn past_soft_limit(&self, scale: f64) -> bool {
         if self.id != 0 || self.shared.limits.movetime.is_some() {
             return false;
