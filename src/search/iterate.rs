@@ -78,8 +78,19 @@ impl<W: Word> Worker<W> {
                 continue;
             }
             if self.stopped || found.is_empty() {
-                if self.completed.is_none() && self.pv_len[0] > 0 && self.excluded.is_empty() {
-                    self.partial = Some(self.pv[0][0]);
+                // A root move that raised alpha in the stopped iteration was searched to
+                // its full depth and beat every move searched before it, the last
+                // iteration's best among them: it is played (Stockfish does the same),
+                // with the last completed depth. Several lines need whole iterations.
+                if self.pv_len[0] > 0 && self.excluded.is_empty() {
+                    match &self.completed {
+                        None => self.partial = Some(self.pv[0][0]),
+                        Some(c) if lines == 1 => {
+                            let pv = self.pv[0][..self.pv_len[0]].to_vec();
+                            self.completed = Some((c.0, self.root_score, pv));
+                        }
+                        Some(_) => {}
+                    }
                 }
                 break;
             }

@@ -211,6 +211,9 @@ pub(crate) struct Worker<W: Word> {
     /// The best root move of an iteration stopped before it completed (a limit reached
     /// inside depth 1), so that even the shortest search has a searched move to play.
     pub partial: Option<Move>,
+    /// The score of the root move that last raised alpha in the iteration under way
+    /// (with `pv[0]`, what a stopped iteration leaves to play).
+    root_score: i32,
     stopped: bool,
     /// The current iteration is being unwound because another thread completed its
     /// depth (`stopped` is set too, so the search unwinds the usual way).
@@ -301,6 +304,7 @@ impl<W: Word> Worker<W> {
             root_depth: 0,
             completed: None,
             partial: None,
+            root_score: 0,
             stopped: false,
             abandoned: false,
             excluded: Vec::with_capacity(MAX_MOVES),

@@ -412,6 +412,9 @@ impl<W: Word> Worker<W> {
                     best_move = m;
                     alpha = s;
                     self.update_pv(ply, m);
+                    if root {
+                        self.root_score = s;
+                    }
                     if s >= beta {
                         self.cutoffs[ply] =
                             self.cutoffs[ply].saturating_add(1 + (tt_move == Move::NULL) as u16);
