@@ -552,3 +552,39 @@ fn a_search_starts_from_what_the_previous_one_of_the_game_learnt() {
         );
     }
 }
+
+/// A search stopped inside an iteration plays the root move that raised alpha last in
+/// it, not the last completed iteration's: such a move was searched to the new depth and
+/// beat every move searched before it, the old best among them (Stockfish plays it too).
+/// Over node limits that stop the bench positions' searches at many points, some stopped
+/// iteration must change its mind, and the move played is always the reported line's.
+#[test]
+fn a_stopped_iteration_plays_the_best_root_move_it_has_searched() {
+    let _turn = serial();
+    let v = registry::get("chess").unwrap();
+    let mut changed = 0;
+    for pos in bench::positions(&v).unwrap() {
+        for n in (3_000..=60_000).step_by(3_000) {
+            let last = Arc::new(Mutex::new(None));
+            let seen = Arc::clone(&last);
+            let listener = Box::new(move |ev: tenfold::search::Event| {
+                if let tenfold::search::Event::Info(i) = ev {
+                    *seen.lock().unwrap() = i.pv.first().cloned();
+                }
+            });
+            let limits = Limits {
+                nodes: Some(n),
+                ..Limits::default()
+            };
+            let r = Engine::new(1, 16).search(&pos, limits, listener);
+            let best = r.best.expect("a move");
+            assert_eq!(r.pv.first(), Some(&best));
+            assert_eq!(r.pv_text[0], pos.move_to_string(best));
+            let completed = last.lock().unwrap().clone();
+            if completed.is_some_and(|c| c != r.pv_text[0]) {
+                changed += 1;
+            }
+        }
+    }
+    assert!(changed > 0, "no stopped iteration changed the move");
+}

@@ -102,7 +102,8 @@ pub struct SearchResult {
     pub best: Option<Move>,
     /// Its score for the side to move.
     pub score: i32,
-    /// Depth of the iteration the move comes from.
+    /// Depth of the last completed iteration (the move may be the next one's, stopped
+    /// after it was searched).
     pub depth: u32,
     /// Nodes of all threads.
     pub nodes: u64,
@@ -116,7 +117,8 @@ pub struct SearchResult {
     pub error: Option<String>,
 }
 
-/// Depth, score and principal variation of a completed iteration.
+/// Depth, score and principal variation of a completed iteration (score and line
+/// from the next one when it was stopped after a root move raised alpha).
 pub(crate) type Completed = (u32, i32, Vec<Move>);
 
 /// One root line of an iteration: its score and principal variation.
