@@ -10,8 +10,9 @@
 //! - **mobility** per type: squares attacked or reachable, not holding an own piece,
 //!   against the type's average.
 //! - **pawn structure** for pawn-rule pieces: passed (by relative rank), doubled,
-//!   isolated, connected.
-//! - **threats**: pieces attacked by a cheaper piece, and pieces attacked and undefended.
+//!   isolated, connected, backward.
+//! - **threats**: pieces attacked by a cheaper piece, pieces attacked and undefended, and
+//!   pieces a pawn-rule piece would attack after a safe step.
 //! - **royal danger** (middlegame): attacks on the squares around a royal, weighted per
 //!   attacking type and growing with the square of their sum, once two pieces take part;
 //!   own pawns **sheltering** it.
@@ -381,7 +382,8 @@ impl Eval {
         // Per side and type, every square its pieces reach (the safe checks).
         let mut reach_type = [[Bitboard::EMPTY; MAX_PIECE_TYPES]; 2];
         let space_on = self.scalars[weights::SPACE] != (0, 0) || sink.wants_all();
-        let reach_on = weak_on || checks != 0 || space_on;
+        let push_on = self.scalars[weights::PUSH_THREAT] != (0, 0) || sink.wants_all();
+        let reach_on = weak_on || checks != 0 || space_on || push_on;
         let mut reach_all = pawn_att;
         let mut guard = pawn_att;
         for c in Color::BOTH {
@@ -493,6 +495,14 @@ impl Eval {
                 }
             }
         }
+        if push_on {
+            for ci in 0..2 {
+                let n = self.push_threats(pos, ci, &royal_sq, &pawns, &pawn_att, &reach_all);
+                if n > 0 {
+                    sink.scalar(ci, weights::PUSH_THREAT, n);
+                }
+            }
+        }
         if checks != 0 {
             self.safe_checks(pos, checks, &royal_sq, &reach_type, &reach_all, sink);
         }
@@ -598,6 +608,48 @@ impl Eval {
         let pieces = pos.color_bb(Color::BOTH[ci]).count() as i32;
         let w = (pieces - 3).max(0);
         bonus as i32 * w * w / 64
+    }
+
+    /// The enemy pieces (not pawn-rule, not royal) side `ci`'s pawn-rule pieces would
+    /// attack after one step to the empty square ahead of them, where that square is
+    /// safe: no enemy pawn-rule piece attacks it, and no enemy piece unless an own one
+    /// guards it too (Stockfish's threat by pawn push, single steps only).
+    fn push_threats<W: Word>(
+        &self,
+        pos: &Position<W>,
+        ci: usize,
+        royal_sq: &[Bitboard<W>; 2],
+        pawns: &[Bitboard<W>; 2],
+        pawn_att: &[Bitboard<W>; 2],
+        reach_all: &[Bitboard<W>; 2],
+    ) -> i32 {
+        let v = &**pos.variant();
+        let occ = pos.occupied();
+        let c = Color::BOTH[ci];
+        let victims = pos.color_bb(Color::BOTH[1 - ci]) & !pawns[1 - ci] & !royal_sq[1 - ci];
+        if victims.is_empty() {
+            return 0;
+        }
+        let unsafe_sq = pawn_att[1 - ci] | (reach_all[1 - ci] & !reach_all[ci]);
+        let mut n = 0;
+        let mut m = self.pawn_mask;
+        while m != 0 {
+            let t = m.trailing_zeros() as usize;
+            m &= m - 1;
+            for sq in pos.pieces(t as PieceType, c).iter() {
+                let ahead = self.file_ahead[ci][sq.idx()].narrow::<W>();
+                if ahead.is_empty() {
+                    continue;
+                }
+                let stop = if ci == 0 { ahead.lsb() } else { ahead.msb() };
+                if occ.has(stop) || unsafe_sq.has(stop) {
+                    continue;
+                }
+                let hits = v.attacks[ci][t].capture_targets(&v.rays, stop, occ) & victims;
+                n += hits.count() as i32;
+            }
+        }
+        n
     }
 
     /// Whether `sq` is an outpost for side `ci`: in the enemy half, guarded by an own
@@ -971,6 +1023,94 @@ mod tests {
             let p = Position::from_fen(&v, fen).unwrap();
             assert_eq!(with(Some(term)).evaluate(&p) - off.evaluate(&p), n, "{fen}");
         }
+    }
+
+    /// Stockfish's backward pawn: "behind all pawns of the same colour on the adjacent
+    /// files and cannot be safely advanced" (its stop square held or attacked by an
+    /// enemy pawn); an isolated pawn counts as isolated only.
+    #[test]
+    fn a_pawn_whose_neighbours_are_all_ahead_and_whose_step_is_stopped_is_backward() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::BACKWARD),
+            &[
+                (
+                    "4k3/8/8/8/4p3/4P3/3P4/4K3 w - - 0 1",
+                    1,
+                    "d2: e3 is ahead of it and e4 attacks d3",
+                ),
+                (
+                    "4k3/p7/8/8/8/4P3/3P4/4K3 w - - 0 1",
+                    0,
+                    "d3 is not attacked",
+                ),
+                (
+                    "4k3/8/8/8/8/3pP3/3P4/4K3 w - - 0 1",
+                    1,
+                    "d2: an enemy pawn stands on d3",
+                ),
+                (
+                    "4k3/8/8/8/8/3p4/3P4/4K3 w - - 0 1",
+                    0,
+                    "d2 has no neighbour: isolated, not backward",
+                ),
+                (
+                    "4k3/8/8/8/4p3/3PP3/8/4K3 w - - 0 1",
+                    0,
+                    "d3 and e3 side by side guard each other's step",
+                ),
+                (
+                    "4k3/3p4/4p3/4P3/8/8/8/4K3 w - - 0 1",
+                    -1,
+                    "Black's d7: e6 ahead, e5 attacks d6",
+                ),
+            ],
+        );
+    }
+
+    /// Stockfish's threat by pawn push: a pawn that can step to a safe square from
+    /// where it attacks an enemy piece.
+    #[test]
+    fn a_safe_pawn_step_that_would_attack_a_piece_is_a_threat() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::PUSH_THREAT),
+            &[
+                (
+                    "4k3/8/8/2n5/8/3P4/8/4K3 w - - 0 1",
+                    1,
+                    "d3-d4 would attack the knight on c5",
+                ),
+                (
+                    "4k3/8/8/2n1p3/8/3P4/8/4K3 w - - 0 1",
+                    0,
+                    "the e5 pawn attacks d4",
+                ),
+                (
+                    "3rk3/8/8/2n5/8/3P4/8/4K3 w - - 0 1",
+                    0,
+                    "the rook on d8 attacks d4 and nothing guards it",
+                ),
+                (
+                    "3rk3/8/8/2n5/8/1N1P4/8/4K3 w - - 0 1",
+                    1,
+                    "the knight on b3 guards d4",
+                ),
+                ("4k3/8/8/2n5/3b4/3P4/8/4K3 w - - 0 1", 0, "d4 is taken"),
+                (
+                    "8/8/8/2k5/8/2PP4/8/4K3 w - - 0 1",
+                    0,
+                    "a royal is no victim",
+                ),
+                (
+                    "4k3/8/3p4/8/2N5/8/8/4K3 w - - 0 1",
+                    -1,
+                    "Black's d6-d5 would attack the knight on c4",
+                ),
+            ],
+        );
     }
 
     #[test]

@@ -132,7 +132,42 @@ impl Eval {
             }
             slot += 1;
         }
+        if self.scalars[weights::BACKWARD] != (0, 0) || sink.wants_all() {
+            for ci in 0..2 {
+                let n = self.backward(ci, &f);
+                if n > 0 {
+                    sink.scalar(ci, weights::BACKWARD, n);
+                }
+            }
+        }
         f
+    }
+
+    /// Side `ci`'s backward pawn-rule pieces: each has own ones on a neighbouring file,
+    /// all of them ahead of it, so none can guard its step, and the square ahead of it
+    /// is held or attacked by an enemy one (Stockfish's definition). An isolated one
+    /// counts as isolated only.
+    fn backward<W: Word>(&self, ci: usize, f: &PawnFacts<W>) -> i32 {
+        let mine = f.pawns[ci];
+        let stoppers = f.pawns[1 - ci] | f.attacks[1 - ci];
+        let mut n = 0;
+        for sq in mine.iter() {
+            let s = sq.idx();
+            let beside = self.beside_files[s].narrow() & mine;
+            if beside.is_empty() || (beside & !self.front_span[ci][s].narrow()).any() {
+                continue;
+            }
+            let ahead = self.file_ahead[ci][s].narrow::<W>();
+            if ahead.is_empty() {
+                continue;
+            }
+            // Squares count up by rank, so the nearest square ahead is the lowest for White.
+            let stop = if ci == 0 { ahead.lsb() } else { ahead.msb() };
+            if stoppers.has(stop) {
+                n += 1;
+            }
+        }
+        n
     }
 
     /// The pawn facts of `pos` (pawn key `key`), from `cache` or found and stored there,

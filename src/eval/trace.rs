@@ -348,6 +348,8 @@ mod tests {
                 (weights::PASSED_ENEMY_ROYAL, (2, 5)),
                 (weights::OUTPOST, (14, 6)),
                 (weights::SPACE, (2, 0)),
+                (weights::BACKWARD, (-7, -15)),
+                (weights::PUSH_THREAT, (20, 12)),
             ] {
                 let f = w.layout.scalar(term);
                 w.mg[f] = x.0;

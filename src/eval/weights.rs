@@ -20,7 +20,7 @@ pub const LIGHT: i32 = 450;
 const TEMPO: i32 = 12;
 
 /// The scalar terms, in their order after the per-type and per-square ones.
-pub const SCALARS: [&str; 15] = [
+pub const SCALARS: [&str; 17] = [
     "tempo",
     "shelter",
     "doubled",
@@ -36,6 +36,8 @@ pub const SCALARS: [&str; 15] = [
     "passed_enemy_royal",
     "outpost",
     "space",
+    "backward",
+    "push_threat",
 ];
 /// Index of `tempo` among [`SCALARS`].
 pub const TEMPO_TERM: usize = 0;
@@ -67,6 +69,10 @@ pub const PASSED_ENEMY_ROYAL: usize = 12;
 pub const OUTPOST: usize = 13;
 /// Index of `space` among [`SCALARS`].
 pub const SPACE: usize = 14;
+/// Index of `backward` among [`SCALARS`].
+pub const BACKWARD: usize = 15;
+/// Index of `push_threat` among [`SCALARS`].
+pub const PUSH_THREAT: usize = 16;
 
 /// Where each feature sits in the flat weight vectors of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -317,6 +323,8 @@ impl Weights {
             e.passed_enemy_royal,
             e.outpost,
             e.space,
+            e.backward,
+            e.push_threat,
         ]
         .into_iter()
         .enumerate()

@@ -74,6 +74,14 @@ pub struct EvalFile {
     /// own pawn-rule pieces twice, times (pieces − 3)² / 64 (Stockfish's space).
     #[serde(default)]
     pub space: Option<Pair>,
+    /// Per pawn-rule piece behind every own one on the neighbouring files whose square
+    /// ahead an enemy pawn-rule piece holds or attacks (a backward pawn).
+    #[serde(default)]
+    pub backward: Option<Pair>,
+    /// Per enemy piece (not pawn-rule, not royal) an own pawn-rule piece would attack
+    /// after stepping safely to the empty square ahead of it.
+    #[serde(default)]
+    pub push_threat: Option<Pair>,
     /// Per piece letter.
     #[serde(default)]
     pub piece: BTreeMap<String, EvalPieceFile>,
@@ -155,6 +163,10 @@ pub struct EvalTable {
     pub outpost: Option<Pair>,
     /// See [`EvalFile::space`].
     pub space: Option<Pair>,
+    /// See [`EvalFile::backward`].
+    pub backward: Option<Pair>,
+    /// See [`EvalFile::push_threat`].
+    pub push_threat: Option<Pair>,
     /// Per piece type.
     pub pieces: Vec<EvalPiece>,
 }
@@ -242,6 +254,8 @@ pub fn compile(
         ("passed_enemy_royal", f.passed_enemy_royal),
         ("outpost", f.outpost),
         ("space", f.space),
+        ("backward", f.backward),
+        ("push_threat", f.push_threat),
     ];
     for (key, pair) in scalars {
         bounded(&format!("eval.{key}"), pair.iter().flatten())?;
@@ -269,6 +283,8 @@ pub fn compile(
     out.passed_enemy_royal = f.passed_enemy_royal;
     out.outpost = f.outpost;
     out.space = f.space;
+    out.backward = f.backward;
+    out.push_threat = f.push_threat;
     for (key, pf) in &f.piece {
         let path = format!("eval.piece.{key}");
         let mut chars = key.chars();
