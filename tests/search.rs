@@ -29,8 +29,14 @@ fn search(pos: &Position, limits: Limits, threads: usize) -> SearchResult {
 
 /// Mate in `n` moves is found by a search of 2n-1 plies, with the mating line.
 fn assert_mate(fen: &str, n: i32, first: &str) {
+    assert_mate_by(fen, n, first, (2 * n - 1) as u32);
+}
+
+/// Mate in `n` moves is found by a search of `depth` plies, with the mating line (no
+/// longer than the mate, whatever the depth).
+fn assert_mate_by(fen: &str, n: i32, first: &str, depth: u32) {
     let pos = chess(fen);
-    let r = search(&pos, Limits::depth((2 * n - 1) as u32), 1);
+    let r = search(&pos, Limits::depth(depth), 1);
     assert_eq!(
         r.score,
         MATE - (2 * n - 1),
@@ -78,7 +84,7 @@ fn mate_in_three_is_found_at_depth_five() {
 }
 
 #[test]
-fn mates_in_four_and_five_are_found_at_depths_seven_and_nine() {
+fn mates_in_four_and_five_are_found_at_depths_seven_and_thirteen() {
     let _turn = serial();
     // Deep enough for the singular-extension test (six plies and more), which searches
     // a node again without its table move: the mates and their lines must come through.
@@ -87,10 +93,15 @@ fn mates_in_four_and_five_are_found_at_depths_seven_and_nine() {
         4,
         "a6a8",
     );
-    assert_mate(
+    // Late-move reductions can put a long mate a few plies past its length, and where
+    // depends on the evaluation: with the 2026-12-04 chess weights this one showed at
+    // depth 8, and one centipawn more of tempo moved it to 12. So the test asks for
+    // it by 13 plies, with its exact length and line.
+    assert_mate_by(
         "6k1/3b3r/1p1p4/p1n2p2/1PPNpP1q/P3Q1p1/1R1RB1P1/5K2 b - - 0 1",
         5,
         "h4f4",
+        13,
     );
 }
 
