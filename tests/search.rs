@@ -105,6 +105,27 @@ fn mates_in_four_and_five_are_found_at_depths_seven_and_thirteen() {
     );
 }
 
+/// UCI `go mate n` ("search for a mate in x moves"): the mate in five above is found even
+/// where a plain search sees it only past its length, and a position without a mate in
+/// one stops at the limit's depth (the length and six plies more) with a move.
+#[test]
+fn go_mate_finds_a_mate_in_five_and_gives_up_where_there_is_none() {
+    let _turn = serial();
+    let mate = |n| Limits {
+        mate: Some(n),
+        ..Limits::default()
+    };
+    let fen = "6k1/3b3r/1p1p4/p1n2p2/1PPNpP1q/P3Q1p1/1R1RB1P1/5K2 b - - 0 1";
+    let r = search(&chess(fen), mate(5), 1);
+    assert_eq!(r.score, MATE - 9, "{fen}: pv {:?}", r.pv_text);
+    assert_eq!(r.pv_text.first().map(String::as_str), Some("h4f4"));
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let r = search(&chess(start), mate(1), 1);
+    assert!(r.score.abs() < MATE - 100, "score {}", r.score);
+    assert!(r.best.is_some());
+    assert_eq!(r.depth, 7);
+}
+
 #[test]
 fn stalemate_scores_zero_and_has_no_move() {
     let _turn = serial();

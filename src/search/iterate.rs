@@ -5,6 +5,9 @@
 use super::pace::Pace;
 use super::*;
 
+/// Plies searched past a mate's length under `go mate` before giving up on it.
+const MATE_SLACK: u32 = 6;
+
 impl<W: Word> Worker<W> {
     /// Iterative deepening on this thread; `skip` decides which depths a helper leaves
     /// to the others. `report` is called after each completed iteration (main thread)
@@ -17,8 +20,12 @@ impl<W: Word> Worker<W> {
             .unwrap_or(MAX_PLY as u32 - 4)
             .min(MAX_PLY as u32 - 4)
             .max(1);
+        // A mate in n is 2n-1 plies, but late-move reductions can show a long one a few
+        // plies later (tests/search.rs: a mate in five seen at depth 8 or 12 as one
+        // centipawn of tempo changed): the search goes MATE_SLACK plies further before
+        // it gives up. It stops as soon as a mate that short is found.
         let max_depth = match self.shared.limits.mate {
-            Some(n) => max_depth.min(2 * n.max(1) + 1),
+            Some(n) => max_depth.min(2 * n.max(1) - 1 + MATE_SLACK),
             None => max_depth,
         };
         // Only the main thread searches several lines; never more than there are moves.
