@@ -637,11 +637,9 @@ impl Eval {
             let t = m.trailing_zeros() as usize;
             m &= m - 1;
             for sq in pos.pieces(t as PieceType, c).iter() {
-                let ahead = self.file_ahead[ci][sq.idx()].narrow::<W>();
-                if ahead.is_empty() {
+                let Some(stop) = self.stop_square::<W>(ci, sq) else {
                     continue;
-                }
-                let stop = if ci == 0 { ahead.lsb() } else { ahead.msb() };
+                };
                 if occ.has(stop) || unsafe_sq.has(stop) {
                     continue;
                 }
@@ -650,6 +648,19 @@ impl Eval {
             }
         }
         n
+    }
+
+    /// The square one step ahead of `sq` on its file for side `ci` (a pawn's stop
+    /// square), if the board goes on.
+    #[inline]
+    fn stop_square<W: Word>(&self, ci: usize, sq: Square) -> Option<Square> {
+        let ahead = self.file_ahead[ci][sq.idx()].narrow::<W>();
+        // Squares count up by rank, so the nearest square ahead is the lowest for White.
+        match (ahead.is_empty(), ci) {
+            (true, _) => None,
+            (false, 0) => Some(ahead.lsb()),
+            (false, _) => Some(ahead.msb()),
+        }
     }
 
     /// Whether `sq` is an outpost for side `ci`: in the enemy half, guarded by an own
@@ -680,12 +691,9 @@ impl Eval {
         royal_sq: &[Bitboard<W>; 2],
         sink: &mut S,
     ) {
-        let ahead = self.file_ahead[ci][sq.idx()].narrow::<W>();
-        if ahead.is_empty() {
+        let Some(stop) = self.stop_square::<W>(ci, sq) else {
             return;
-        }
-        // Squares count up by rank, so the nearest square ahead is the lowest for White.
-        let stop = if ci == 0 { ahead.lsb() } else { ahead.msb() };
+        };
         if occ.has(stop) {
             sink.scalar(ci, weights::PASSED_BLOCKED, 1);
         }

@@ -157,12 +157,9 @@ impl Eval {
             if beside.is_empty() || (beside & !self.front_span[ci][s].narrow()).any() {
                 continue;
             }
-            let ahead = self.file_ahead[ci][s].narrow::<W>();
-            if ahead.is_empty() {
+            let Some(stop) = self.stop_square::<W>(ci, sq) else {
                 continue;
-            }
-            // Squares count up by rank, so the nearest square ahead is the lowest for White.
-            let stop = if ci == 0 { ahead.lsb() } else { ahead.msb() };
+            };
             if stoppers.has(stop) {
                 n += 1;
             }
