@@ -167,6 +167,7 @@ impl Report for EvalReport {
             .map(|t| json!({"name": t.name, "mg": r(t.mg), "eg": r(t.eg), "total": r(t.total)}))
             .collect();
         json!({"terms": terms, "phase": r(b.mg_share * 100.0) / 100.0,
+               "eg_scale": r(b.eg_scale * 100.0) / 100.0,
                "white": b.white, "side_to_move": b.side_to_move})
     }
 }

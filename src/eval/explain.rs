@@ -28,6 +28,9 @@ pub struct Term {
 pub struct Breakdown {
     /// The middlegame share of the taper (0: endgame, 1: middlegame).
     pub mg_share: f64,
+    /// The share of the endgame column that counts (below 1 for a side ahead with
+    /// few pawns; see [`Eval::eg_scales`]).
+    pub eg_scale: f64,
     /// The terms with any share, in the order of the weight layout.
     pub terms: Vec<Term>,
     /// The evaluation for White, as the search sees it (rounded).
@@ -45,6 +48,7 @@ impl Eval {
         let p = self.weights.to_vec();
         let t = Tracer::new(self).trace(pos);
         let m = t.mg_share as f64;
+        let k = t.eg_factor(&p, &o);
         let group = |f: usize| -> String {
             if f < l.hand(0) {
                 "material".into()
@@ -89,7 +93,7 @@ impl Eval {
         let linear: f64 = t
             .features
             .iter()
-            .map(|&(f, n)| n as f64 * (m * p[f as usize] + (1.0 - m) * p[o.eg(f as usize)]))
+            .map(|&(f, n)| n as f64 * (m * p[f as usize] + (1.0 - m) * k * p[o.eg(f as usize)]))
             .sum();
         let danger = t.score(&p, &o) - linear;
         if danger != 0.0 && m > 0.0 {
@@ -103,7 +107,7 @@ impl Eval {
         // A term whose weights are zero in this game says nothing.
         terms.retain(|x| x.mg != 0.0 || x.eg != 0.0);
         for x in &mut terms {
-            x.total = m * x.mg + (1.0 - m) * x.eg;
+            x.total = m * x.mg + (1.0 - m) * k * x.eg;
         }
         let side_to_move = self.evaluate(pos);
         let white = if pos.side_to_move() == Color::White {
@@ -113,6 +117,7 @@ impl Eval {
         };
         Breakdown {
             mg_share: m,
+            eg_scale: k,
             terms,
             white,
             side_to_move,
@@ -138,8 +143,9 @@ impl Breakdown {
         }
         s.push_str("-------------+----------------+--------\n");
         s.push_str(&format!(
-            "phase {:.2} (1 = middlegame)\nevaluation {:+.2} (White's side), {:+.2} for the side to move\n",
+            "phase {:.2} (1 = middlegame), endgame scale {:.2}\nevaluation {:+.2} (White's side), {:+.2} for the side to move\n",
             self.mg_share,
+            self.eg_scale,
             self.white as f64 / 100.0,
             self.side_to_move as f64 / 100.0
         ));

@@ -145,7 +145,15 @@ pub struct Eval {
     /// Per colour: the central files (the middle half) on the own ranks from the second
     /// to the last before the board's middle (where the space term counts squares).
     space_area: [Bitboard; 2],
+    /// The cheapest non-pawn, non-royal value and a little over (an eighth): the most
+    /// material a side can be ahead by without pawns and still be held (0: no such type).
+    minor_margin: i32,
+    /// Whether the endgame score is scaled at all ([`Eval::eg_scales`]).
+    scaled: bool,
 }
+
+/// The endgame's full weight in [`Eval::eg_scales`].
+pub const SCALE_FULL: i32 = 64;
 
 impl Eval {
     /// Material value of a piece type (royals 0).
@@ -201,6 +209,70 @@ impl Eval {
         )
     }
 
+    /// This evaluation with the endgame score never scaled: one term's weight then shows
+    /// whole in a position with few pawns.
+    pub fn without_endgame_scale(mut self) -> Eval {
+        self.scaled = false;
+        self
+    }
+
+    /// Non-pawn, non-royal material of side `c` on the board.
+    fn side_material<W: Word>(&self, pos: &Position<W>, c: Color) -> i32 {
+        let mut types =
+            ((1u64 << self.values.len()) - 1) & !((self.pawn_mask | self.royal_mask) as u64);
+        let mut total = 0;
+        while types != 0 {
+            let t = types.trailing_zeros() as usize;
+            types &= types - 1;
+            total += pos.pieces(t as PieceType, c).count() as i32 * self.values[t];
+        }
+        total
+    }
+
+    /// How much of the endgame score counts (out of [`SCALE_FULL`]) when White, then
+    /// when Black, is the side ahead (Stockfish's scale factor). A side ahead with few
+    /// pawn-rule pieces wins less often than its material says: with none, and no more
+    /// than a minor piece to the good, it seldom wins at all (a lone minor never); with
+    /// one to three, each pawn it has left is what its winning chances rest on. Pieces in
+    /// hand can be dropped anywhere, so with any in hand nothing is scaled.
+    pub fn eg_scales<W: Word>(&self, pos: &Position<W>) -> [i32; 2] {
+        if !self.scaled {
+            return [SCALE_FULL; 2];
+        }
+        let pawns = Color::BOTH.map(|c| {
+            let mut types = self.pawn_mask as u64;
+            let mut n = 0;
+            while types != 0 {
+                let t = types.trailing_zeros() as usize;
+                types &= types - 1;
+                n += pos.pieces(t as PieceType, c).count() as i32;
+            }
+            n
+        });
+        // Most positions: enough pawns on both sides to leave the endgame whole.
+        if pawns[0] >= 4 && pawns[1] >= 4 {
+            return [SCALE_FULL; 2];
+        }
+        if pos.has_hand(Color::White) || pos.has_hand(Color::Black) {
+            return [SCALE_FULL; 2];
+        }
+        let npm = Color::BOTH.map(|c| self.side_material(pos, c));
+        [0, 1].map(|s| {
+            let w = 1 - s;
+            if pawns[s] == 0 && self.minor_margin > 0 && npm[s] - npm[w] <= self.minor_margin {
+                if npm[s] <= self.minor_margin {
+                    0
+                } else if npm[w] <= self.minor_margin {
+                    4
+                } else {
+                    14
+                }
+            } else {
+                (36 + 7 * pawns[s]).min(SCALE_FULL)
+            }
+        })
+    }
+
     /// True when `c` has material other than pawns and royals (null move is unsafe
     /// without: zugzwang).
     pub fn has_pieces<W: Word>(&self, pos: &Position<W>, c: Color) -> bool {
@@ -229,7 +301,7 @@ impl Eval {
         let mut s = Score::new(self);
         let f = self.pawn_walk(pos, &mut s);
         self.placement(pos, &mut s);
-        self.finish(pos, s, &f, self.phase(pos))
+        self.finish(pos, s, &f, self.phase(pos), self.eg_scales(pos))
     }
 
     /// [`Eval::evaluate`], with the pawn facts of `pos` (pawn key `key`, see
@@ -268,7 +340,8 @@ impl Eval {
         };
         self.placement(pos, &mut s);
         let phase = self.phase(pos);
-        let rough = blend(pos, &s, phase);
+        let scales = self.eg_scales(pos);
+        let rough = blend(pos, &s, phase, scales);
         if rough.saturating_sub(margin) >= hi || rough.saturating_add(margin) <= lo {
             return Estimate {
                 value: rough,
@@ -276,7 +349,7 @@ impl Eval {
             };
         }
         Estimate {
-            value: self.finish(pos, s, f, phase),
+            value: self.finish(pos, s, f, phase, scales),
             exact: true,
         }
     }
@@ -316,6 +389,7 @@ impl Eval {
         mut s: Score,
         f: &PawnFacts<W>,
         phase: (i32, i32),
+        scales: [i32; 2],
     ) -> i32 {
         if self.threats_on {
             self.walk_rest::<_, _, true>(pos, &mut s, f);
@@ -329,7 +403,7 @@ impl Eval {
                 s.mg[c] -= (d * d * scale as i64 / 256).min(cap as i64) as i32;
             }
         }
-        blend(pos, &s, phase)
+        blend(pos, &s, phase, scales)
     }
 
     /// Reports every feature of the position to `sink`; `THREATS` also counts the
@@ -861,6 +935,45 @@ mod tests {
         assert!(estimates > 1000, "{estimates}");
     }
 
+    /// Stockfish's scale factor, read for each side as the one ahead: a lone minor piece
+    /// cannot win, a minor more without pawns seldom does, and with one to three pawns
+    /// the winning chances rest on those pawns; pieces in hand leave everything whole.
+    #[test]
+    fn the_endgame_counts_less_for_a_side_ahead_with_few_pawns() {
+        let v = registry::get("chess").unwrap();
+        let e = Eval::new(&v);
+        let scales = |fen: &str| e.eg_scales(&Position::from_fen(&v, fen).unwrap());
+        // King and bishop against king: no win for either side.
+        assert_eq!(scales("8/8/4k3/8/8/3BK3/8/8 w - - 0 1"), [0, 0]);
+        // Rook against bishop, rook and bishop against rook: a minor to the good.
+        assert_eq!(scales("8/8/4k3/3b4/8/3RK3/8/8 w - - 0 1")[0], 4);
+        assert_eq!(scales("8/8/4k3/3r4/8/3RKB2/8/8 w - - 0 1")[0], 14);
+        // Queen against rook: more than a minor ahead, but no pawn.
+        assert_eq!(scales("8/8/4k3/3r4/8/3QK3/8/8 w - - 0 1")[0], 36);
+        // Rook and pawn against pawn: one pawn; four pawns: the endgame whole.
+        assert_eq!(scales("8/5p2/4k3/8/8/3RK3/5P2/8 w - - 0 1")[0], 43);
+        assert_eq!(
+            scales("8/pppp4/4k3/8/8/3RK3/PPPP4/8 w - - 0 1"),
+            [SCALE_FULL; 2]
+        );
+        // The bishop's side keeps only its evaluation's middlegame share.
+        let p = Position::from_fen(&v, "8/8/4k3/8/8/3BK3/8/8 w - - 0 1").unwrap();
+        let unscaled = Eval::new(&v).without_endgame_scale().evaluate(&p);
+        assert!(
+            e.evaluate(&p) * 4 < unscaled,
+            "{} against {unscaled}",
+            e.evaluate(&p)
+        );
+        // A piece in hand can be dropped anywhere: nothing is scaled.
+        let a = registry::get("archmage").unwrap();
+        let ea = Eval::new(&a);
+        let fen = "k9/10/10/10/10/10/10/10/10/3QK5[D] w - - 0 1";
+        assert_eq!(
+            ea.eg_scales(&Position::from_fen(&a, fen).unwrap()),
+            [SCALE_FULL; 2]
+        );
+    }
+
     #[test]
     fn the_start_position_is_level_and_material_counts() {
         let v = registry::get("chess").unwrap();
@@ -885,7 +998,7 @@ mod tests {
         let i = f(&w.layout);
         w.mg[i] = x;
         w.eg[i] = x;
-        Eval::with_weights(v, w)
+        Eval::with_weights(v, w).without_endgame_scale()
     }
 
     /// Checks each case's `(fen, n, why)`: weighing feature `f` 1 instead of 0 moves the
@@ -1015,7 +1128,7 @@ mod tests {
                 w.mg[f] = x;
                 w.eg[f] = x;
             }
-            Eval::with_weights(&v, w)
+            Eval::with_weights(&v, w).without_endgame_scale()
         };
         let off = with(None);
         // The e6 passer (relative rank 5, counting from 0) stops on e7: the white king on
@@ -1255,7 +1368,7 @@ mod tests {
                 w.mg[f] = x;
                 w.eg[f] = x;
             }
-            Eval::with_weights(&v, w)
+            Eval::with_weights(&v, w).without_endgame_scale()
         };
         let (on, off) = (with(30, 10), with(0, 0));
         for (fen, bonus) in [

@@ -1,7 +1,7 @@
 //! The search's sink for the evaluation walk: each reported feature times its weights,
 //! summed per side and phase, then blended by the game phase.
 
-use super::{Eval, Sink};
+use super::{Eval, Sink, SCALE_FULL};
 use crate::core::geometry::{Square, Word};
 use crate::position::Position;
 
@@ -83,12 +83,20 @@ impl Sink for Score<'_> {
 }
 
 /// The middlegame and endgame sums of `s` for the side to move, weighed by `phase`
-/// (phase, full phase).
+/// (phase, full phase), the endgame's scaled by `scales` for the side it favours.
 #[inline]
-pub(super) fn blend<W: Word>(pos: &Position<W>, s: &Score, (phase, full): (i32, i32)) -> i32 {
+pub(super) fn blend<W: Word>(
+    pos: &Position<W>,
+    s: &Score,
+    (phase, full): (i32, i32),
+    scales: [i32; 2],
+) -> i32 {
     let us = pos.side_to_move().idx();
     let them = 1 - us;
     let mgs = s.mg[us] - s.mg[them];
     let egs = s.eg[us] - s.eg[them];
-    (mgs as i64 * phase as i64 + egs as i64 * (full - phase) as i64) as i32 / full
+    let sf = scales[if egs > 0 { us } else { them }] as i64;
+    // One division, so the trace's fractions are matched to within one unit.
+    ((mgs as i64 * phase as i64 * SCALE_FULL as i64 + egs as i64 * sf * (full - phase) as i64)
+        / (full as i64 * SCALE_FULL as i64)) as i32
 }

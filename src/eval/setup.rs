@@ -219,7 +219,15 @@ impl Eval {
                 t
             },
             value_runs: Vec::new(),
+            minor_margin: 0,
+            scaled: true,
         };
+        e.minor_margin = (0..n)
+            .filter(|&t| v.pawn_mask >> t & 1 == 0 && v.royal_mask >> t & 1 == 0)
+            .map(|t| e.values[t])
+            .filter(|&x| x > 0)
+            .min()
+            .map_or(0, |x| x + x / 8);
         e.value_runs = runs(&e.by_value, &e.values);
         e.start_phase = e.phase_material(&Position::startpos(va)).max(1);
         e

@@ -5,7 +5,7 @@
 //! weight per feature, `royal_attack` per type, `royal_weak`, then the danger scale
 //! and cap.
 
-use super::{weights, Eval, Sink, Weights};
+use super::{weights, Eval, Sink, Weights, SCALE_FULL};
 use crate::core::geometry::Square;
 use crate::position::Position;
 
@@ -14,6 +14,9 @@ use crate::position::Position;
 pub struct Trace {
     /// The middlegame share of the taper (phase / full phase).
     pub mg_share: f32,
+    /// The share of the endgame score that counts when White, then Black, is ahead
+    /// there ([`Eval::eg_scales`] as a fraction).
+    pub eg_scale: [f32; 2],
     /// (feature, White's count minus Black's), each feature once.
     pub features: Vec<(u32, i16)>,
     /// Per side whose royal zone two or more pieces attack: (type, attacked squares),
@@ -128,8 +131,10 @@ impl<'a> Tracer<'a> {
             r.attackers[c] = 0;
         }
         let (phase, full) = r.e.phase(pos);
+        let scales = r.e.eg_scales(pos);
         Trace {
             mg_share: phase as f32 / full as f32,
+            eg_scale: scales.map(|x| x as f32 / SCALE_FULL as f32),
             features,
             danger,
         }
@@ -227,13 +232,29 @@ impl Trace {
         }
     }
 
+    /// The endgame score for White under weights `p`, before its scale.
+    fn eg_sum(&self, p: &[f64], o: &Offsets) -> f64 {
+        self.features
+            .iter()
+            .map(|&(f, n)| n as f64 * p[o.eg(f as usize)])
+            .sum()
+    }
+
+    /// The share of the endgame score that counts under weights `p`: the scale of the
+    /// side the endgame score favours.
+    pub fn eg_factor(&self, p: &[f64], o: &Offsets) -> f64 {
+        let i = if self.eg_sum(p, o) > 0.0 { 0 } else { 1 };
+        self.eg_scale[i] as f64
+    }
+
     /// The score for White under weights `p` (unrounded: the tuner's view).
     pub fn score(&self, p: &[f64], o: &Offsets) -> f64 {
         let m = self.mg_share as f64;
+        let k = self.eg_factor(p, o);
         let mut s = 0.0;
         for &(f, n) in &self.features {
             let f = f as usize;
-            s += n as f64 * (m * p[f] + (1.0 - m) * p[o.eg(f)]);
+            s += n as f64 * (m * p[f] + (1.0 - m) * k * p[o.eg(f)]);
         }
         for (c, sign) in [(0, -1.0), (1, 1.0)] {
             if !self.danger[c].is_empty() {
@@ -246,10 +267,12 @@ impl Trace {
     /// Adds `g` times the gradient of [`Trace::score`] to `grad`.
     pub fn add_gradient(&self, p: &[f64], o: &Offsets, g: f64, grad: &mut [f64]) {
         let m = self.mg_share as f64;
+        // The scale is a step in the weights (which side is ahead), flat on either side.
+        let k = self.eg_factor(p, o);
         for &(f, n) in &self.features {
             let f = f as usize;
             grad[f] += g * n as f64 * m;
-            grad[o.eg(f)] += g * n as f64 * (1.0 - m);
+            grad[o.eg(f)] += g * n as f64 * (1.0 - m) * k;
         }
         for (c, sign) in [(0, -1.0), (1, 1.0)] {
             if self.danger[c].is_empty() {
