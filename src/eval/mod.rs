@@ -22,6 +22,10 @@
 //!   scaled to the board).
 //! - **tempo** for the side to move.
 //!
+//! The endgame sum is then **scaled** for the side it favours when that side has few
+//! pawn-rule pieces ([`Eval::eg_scales`], Stockfish's scale factor): material alone
+//! does not win an ending.
+//!
 //! One walk over the position ([`Eval::walk`]) reports every feature to a [`Sink`]: the
 //! search's sink adds the weights at once, the tuner's (`trace.rs`) records the counts,
 //! so what is tuned is exactly what is played.
