@@ -231,6 +231,8 @@ fn tune_lowers_the_loss_and_writes_a_section_that_loads_back() {
     assert!(epochs[5] < before, "loss {before} -> {epochs:?}");
     let text = std::fs::read_to_string(&section).unwrap();
     assert!(text.starts_with("[eval]\n") && text.contains("[eval.piece.N]"));
+    // Chess's weights were fitted with the endgame scale, and the section says so.
+    assert!(text.contains("\nendgame_scale = true\n"), "{text}");
     // The table file now carries the section, loads, plays the same game (perft) and
     // evaluates with the tuned weights.
     let tuned = registry::load_file(table.to_str().unwrap()).unwrap();
@@ -246,6 +248,7 @@ fn tune_lowers_the_loss_and_writes_a_section_that_loads_back() {
     )
     .unwrap();
     assert_eq!(Weights::of(&again), Weights::of(&tuned));
+    assert!(again.eval().endgame_scale && tuned.eval().endgame_scale);
     // A second round into the same table replaces the section the first one wrote.
     let (code, _, err) = tune_chess(&data, &["--epochs", "1", "--into", table.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");

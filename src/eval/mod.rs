@@ -941,7 +941,8 @@ mod tests {
 
     /// Stockfish's scale factor, read for each side as the one ahead: a lone minor piece
     /// cannot win, a minor more without pawns seldom does, and with one to three pawns
-    /// the winning chances rest on those pawns; pieces in hand leave everything whole.
+    /// the winning chances rest on those pawns; pieces in hand leave everything whole,
+    /// and only a table that switches it on (`eval.endgame_scale`) is scaled at all.
     #[test]
     fn the_endgame_counts_less_for_a_side_ahead_with_few_pawns() {
         let v = registry::get("chess").unwrap();
@@ -968,14 +969,24 @@ mod tests {
             "{} against {unscaled}",
             e.evaluate(&p)
         );
-        // A piece in hand can be dropped anywhere: nothing is scaled.
-        let a = registry::get("archmage").unwrap();
-        let ea = Eval::new(&a);
-        let fen = "k9/10/10/10/10/10/10/10/10/3QK5[D] w - - 0 1";
+        // A table without the switch is never scaled: Grand's king and bishop count whole.
+        let g = registry::get("grand").unwrap();
+        let fen = "10/10/10/5k4/10/10/4BK4/10/10/10 w - - 0 1";
         assert_eq!(
-            ea.eg_scales(&Position::from_fen(&a, fen).unwrap()),
+            Eval::new(&g).eg_scales(&Position::from_fen(&g, fen).unwrap()),
             [SCALE_FULL; 2]
         );
+        // With the switch on, a piece in hand can be dropped anywhere: nothing is
+        // scaled; the same position with the hand empty is.
+        let text = "extends = \"archmage\"\nname = \"scaled\"\n[eval]\nendgame_scale = true\n";
+        let a = Arc::new(Variant::from_toml(text, "scaled").unwrap());
+        let ea = Eval::new(&a);
+        let at = |fen: &str| ea.eg_scales(&Position::from_fen(&a, fen).unwrap());
+        assert_eq!(
+            at("k9/10/10/10/10/10/10/10/10/3QK5[D] w - - 0 1"),
+            [SCALE_FULL; 2]
+        );
+        assert_eq!(at("k9/10/10/10/10/10/10/10/10/3QK5 w - - 0 1"), [36, 0]);
     }
 
     #[test]

@@ -220,7 +220,7 @@ impl Eval {
             },
             value_runs: Vec::new(),
             minor_margin: 0,
-            scaled: true,
+            scaled: v.eval().endgame_scale,
         };
         e.minor_margin = (0..n)
             .filter(|&t| v.pawn_mask >> t & 1 == 0 && v.royal_mask >> t & 1 == 0)

@@ -412,6 +412,10 @@ impl Weights {
             self.royal_danger[0], self.royal_danger[1]
         );
         let _ = writeln!(out, "royal_weak = {}", self.royal_weak);
+        // The fit assumed the table's scale switch, so it goes back with the weights.
+        if v.eval().endgame_scale {
+            let _ = writeln!(out, "endgame_scale = true");
+        }
         let passed: Vec<String> = (0..l.ranks).map(|r| pair(l.passed(r))).collect();
         let _ = writeln!(out, "passed = [{}]", passed.join(", "));
         for (t, def) in v.pieces.iter().enumerate() {

@@ -82,6 +82,10 @@ pub struct EvalFile {
     /// after stepping safely to the empty square ahead of it.
     #[serde(default)]
     pub push_threat: Option<Pair>,
+    /// Scale the endgame score down for a side ahead with few pawn-rule pieces
+    /// (Stockfish's scale factor; fitted weights assume whichever way it was fitted).
+    #[serde(default)]
+    pub endgame_scale: bool,
     /// Per piece letter.
     #[serde(default)]
     pub piece: BTreeMap<String, EvalPieceFile>,
@@ -167,6 +171,8 @@ pub struct EvalTable {
     pub backward: Option<Pair>,
     /// See [`EvalFile::push_threat`].
     pub push_threat: Option<Pair>,
+    /// See [`EvalFile::endgame_scale`].
+    pub endgame_scale: bool,
     /// Per piece type.
     pub pieces: Vec<EvalPiece>,
 }
@@ -285,6 +291,7 @@ pub fn compile(
     out.space = f.space;
     out.backward = f.backward;
     out.push_threat = f.push_threat;
+    out.endgame_scale = f.endgame_scale;
     for (key, pf) in &f.piece {
         let path = format!("eval.piece.{key}");
         let mut chars = key.chars();
