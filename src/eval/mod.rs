@@ -22,9 +22,10 @@
 //!   scaled to the board).
 //! - **tempo** for the side to move.
 //!
-//! The endgame sum is then **scaled** for the side it favours when that side has few
-//! pawn-rule pieces ([`Eval::eg_scales`], Stockfish's scale factor): material alone
-//! does not win an ending.
+//! In a table that switches it on (`eval.endgame_scale`), the endgame sum is then
+//! **scaled** for the side it favours when that side has few pawn-rule pieces
+//! ([`Eval::eg_scales`], Stockfish's scale factor): material alone does not win an
+//! ending. Off by default: a game's fitted weights assume it one way or the other.
 //!
 //! One walk over the position ([`Eval::walk`]) reports every feature to a [`Sink`]: the
 //! search's sink adds the weights at once, the tuner's (`trace.rs`) records the counts,
@@ -152,7 +153,8 @@ pub struct Eval {
     /// The cheapest non-pawn, non-royal value and a little over (an eighth): the most
     /// material a side can be ahead by without pawns and still be held (0: no such type).
     minor_margin: i32,
-    /// Whether the endgame score is scaled at all ([`Eval::eg_scales`]).
+    /// Whether the endgame score is scaled at all ([`Eval::eg_scales`]; the table's
+    /// `eval.endgame_scale`).
     scaled: bool,
 }
 
