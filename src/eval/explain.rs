@@ -66,8 +66,10 @@ impl Eval {
                 "threatened".into()
             } else if f < l.royal_check(0) {
                 "mobility".into()
-            } else {
+            } else if f < l.royal_distance(0) {
                 "safe checks".into()
+            } else {
+                "royal distance".into()
             }
         };
         let mut terms: Vec<Term> = Vec::new();

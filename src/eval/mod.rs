@@ -15,7 +15,8 @@
 //!   pieces a pawn-rule piece would attack after a safe step.
 //! - **royal danger** (middlegame): attacks on the squares around a royal, weighted per
 //!   attacking type and growing with the square of their sum, once two pieces take part;
-//!   own pawns **sheltering** it.
+//!   own pawns **sheltering** it; per type, each piece's king steps from its own royal
+//!   (Stockfish's king protector).
 //! - **space** (middlegame): central squares in the own half's first ranks that no enemy
 //!   pawn-rule piece attacks, those just behind own pawns and attacked by nothing counted
 //!   twice, times the square of the own piece count (Stockfish's space term, the area
@@ -102,6 +103,8 @@ pub struct Eval {
     check_mask: u32,
     /// Types that may earn `royal_check` (not pawn-rule, not royal).
     checker_types: u32,
+    /// Of those, the types whose `royal_distance` weighs something.
+    distance_mask: u32,
     /// Per type: the two other types whose moves together are exactly its own (the
     /// Queen's are the Rook's and the Bishop's), so that what those two reach from a
     /// square gives its reach without walking its rays again; neither is such a union.
@@ -459,6 +462,11 @@ impl Eval {
         } else {
             self.check_mask
         };
+        let distance = if sink.wants_all() {
+            self.checker_types
+        } else {
+            self.distance_mask
+        };
         // Per side and type, every square its pieces reach (the safe checks).
         let mut reach_type = [[Bitboard::EMPTY; MAX_PIECE_TYPES]; 2];
         let space_on = self.scalars[weights::SPACE] != (0, 0) || sink.wants_all();
@@ -499,9 +507,19 @@ impl Eval {
                 let is_royal = self.royal_mask >> t & 1 != 0;
                 let pa = &v.attacks[ci][t];
                 let light = outpost_on && self.light_mask >> t & 1 != 0;
+                // The first own royal is the one a piece keeps near (one in every game
+                // with a royal that has such pieces).
+                let home = match royal_sq[ci].any() && distance >> t & 1 != 0 {
+                    true => Some(royal_sq[ci].lsb()),
+                    false => None,
+                };
                 for sq in bb.iter() {
                     if light && self.outpost(ci, sq, &pawns, &pawn_att) {
                         sink.scalar(ci, weights::OUTPOST, 1);
+                    }
+                    if let Some(k) = home {
+                        let d = v.board.distance(sq, k);
+                        sink.typed(ci, self.weights.layout.royal_distance(t), d);
                     }
                     if !mob_on && enemy_zone.is_empty() && !THREATS && !reach_on {
                         continue;
@@ -1339,6 +1357,44 @@ mod tests {
                 ),
             ],
         );
+    }
+
+    /// Stockfish's king protector: a piece pays per king step between it and its own
+    /// royal; the royal itself and pawn-rule pieces never count.
+    #[test]
+    fn a_piece_counts_its_king_steps_from_its_own_royal() {
+        let v = registry::get("chess").unwrap();
+        let ty = |c: char| v.pieces.iter().position(|p| p.letter == c).unwrap();
+        let (knight, king, pawn) = (ty('N'), ty('K'), ty('P'));
+        assert_counts(
+            &v,
+            |l| l.royal_distance(knight),
+            &[
+                ("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", 4, "a1 to e1: four files"),
+                (
+                    "4k3/8/8/8/8/8/8/N3K3 b - - 0 1",
+                    -4,
+                    "the same, Black to move",
+                ),
+                (
+                    "4k3/8/8/3n4/8/8/8/N3K3 w - - 0 1",
+                    1,
+                    "d5 to e8: three ranks, against White's four",
+                ),
+                ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0, "no knight"),
+            ],
+        );
+        for t in [king, pawn] {
+            assert_counts(
+                &v,
+                |l| l.royal_distance(t),
+                &[(
+                    "4k3/8/8/8/8/8/P7/4K3 w - - 0 1",
+                    0,
+                    "a royal or a pawn-rule piece is not counted",
+                )],
+            );
+        }
     }
 
     #[test]

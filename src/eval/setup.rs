@@ -134,6 +134,7 @@ impl Eval {
             .filter(|&t| !v.pieces[t].pawn && !v.pieces[t].royal)
             .fold(0u32, |m, t| m | 1 << t);
         let check_mask = type_mask(&|t| l.royal_check(t)) & checker_types;
+        let distance_mask = type_mask(&|t| l.royal_distance(t)) & checker_types;
         let unions = unions(v);
         let mut e = Eval {
             values,
@@ -148,6 +149,7 @@ impl Eval {
             low_mask,
             threatened_mask,
             check_mask,
+            distance_mask,
             checker_types,
             unions,
             parts: unions

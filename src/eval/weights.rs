@@ -139,9 +139,14 @@ impl Layout {
     pub fn royal_check(&self, t: usize) -> usize {
         self.mobility_low(self.types) + t
     }
+    /// A piece of type `t`, per king step from its own royal.
+    #[inline(always)]
+    pub fn royal_distance(&self, t: usize) -> usize {
+        self.royal_check(self.types) + t
+    }
     /// Number of features.
     pub fn features(&self) -> usize {
-        self.royal_check(self.types)
+        self.royal_distance(self.types)
     }
 }
 
@@ -343,6 +348,7 @@ impl Weights {
             set(l.mobility_low(t), p.mobility_low);
             set(l.threatened(t), p.threatened);
             set(l.royal_check(t), p.royal_check);
+            set(l.royal_distance(t), p.royal_distance);
         }
         for (t, p) in e.pieces.iter().enumerate().take(l.types) {
             for (table, out) in [(&p.pst_mg, &mut self.mg), (&p.pst_eg, &mut self.eg)] {
@@ -392,8 +398,10 @@ impl Weights {
             format!("piece.{}.threatened", letter(i - l.threatened(0)))
         } else if i < l.royal_check(0) {
             format!("piece.{}.mobility_low", letter(i - l.mobility_low(0)))
-        } else {
+        } else if i < l.royal_distance(0) {
             format!("piece.{}.royal_check", letter(i - l.royal_check(0)))
+        } else {
+            format!("piece.{}.royal_distance", letter(i - l.royal_distance(0)))
         }
     }
 
@@ -426,6 +434,7 @@ impl Weights {
             let _ = writeln!(out, "mobility_low = {}", pair(l.mobility_low(t)));
             let _ = writeln!(out, "threatened = {}", pair(l.threatened(t)));
             let _ = writeln!(out, "royal_check = {}", pair(l.royal_check(t)));
+            let _ = writeln!(out, "royal_distance = {}", pair(l.royal_distance(t)));
             let _ = writeln!(out, "royal_attack = {}", self.royal_attack[t]);
             for (name, table) in [("pst_mg", &self.mg), ("pst_eg", &self.eg)] {
                 let _ = writeln!(out, "{name} = [");

@@ -37,7 +37,8 @@ pub struct TuneArgs {
     pub holdout: usize,
     /// Weight groups held at their starting values, comma separated: material, hand,
     /// mobility (with `mobility_low`), pst, passed, danger, scalars (tempo, shelter,
-    /// pawn shape, threats with `threatened`), checks (`royal_check`), threatened (the
+    /// pawn shape, threats with `threatened`), checks (`royal_check`), distance
+    /// (`royal_distance`), threatened (the
     /// per-type threat weights alone), or one scalar term by its `[eval]` name (`tempo`,
     /// `space`, …).
     #[arg(long, value_delimiter = ',')]
@@ -362,6 +363,7 @@ fn frozen_mask(
             // The per-type threat weights refine `threat_cheaper`: they go with it.
             "scalars" => (l.scalar(0)..l.mobility_low(0)).collect(),
             "checks" => (0..l.types).map(|t| l.royal_check(t)).collect(),
+            "distance" => (0..l.types).map(|t| l.royal_distance(t)).collect(),
             "threatened" => (0..l.types).map(|t| l.threatened(t)).collect(),
             "danger" => {
                 mask[o.attack(0)..].iter_mut().for_each(|m| *m = false);
@@ -372,7 +374,7 @@ fn frozen_mask(
                 Some(k) => vec![l.scalar(k)],
                 None => {
                     return Err(TuneError::Usage(format!(
-                        "--freeze: unknown group {other:?} (material, hand, mobility, pst, passed, danger, scalars, checks, threatened, or a scalar term's name)"
+                        "--freeze: unknown group {other:?} (material, hand, mobility, pst, passed, danger, scalars, checks, distance, threatened, or a scalar term's name)"
                     )))
                 }
             },

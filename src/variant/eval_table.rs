@@ -116,6 +116,10 @@ pub struct EvalPieceFile {
     /// of its pieces can move to and the enemy does not guard (at most three counted).
     #[serde(default)]
     pub royal_check: Option<Pair>,
+    /// Per piece of this type (not pawn-rule, not royal), per king step from its own
+    /// royal (Stockfish's king protector: minor pieces far from their king).
+    #[serde(default)]
+    pub royal_distance: Option<Pair>,
     /// Danger per attacked square of the enemy royal's zone, in quarters.
     #[serde(default)]
     pub royal_attack: Option<i32>,
@@ -192,6 +196,8 @@ pub struct EvalPiece {
     pub threatened: Option<Pair>,
     /// See [`EvalPieceFile::royal_check`].
     pub royal_check: Option<Pair>,
+    /// See [`EvalPieceFile::royal_distance`].
+    pub royal_distance: Option<Pair>,
     /// See [`EvalPieceFile::royal_attack`].
     pub royal_attack: Option<i32>,
     /// Placement per square index (White's view).
@@ -341,6 +347,7 @@ pub fn compile(
             ("mobility_low", pf.mobility_low),
             ("threatened", pf.threatened),
             ("royal_check", pf.royal_check),
+            ("royal_distance", pf.royal_distance),
         ] {
             bounded(&format!("{path}.{name}"), pair.iter().flatten())?;
         }
@@ -358,6 +365,7 @@ pub fn compile(
             mobility_low: pf.mobility_low,
             threatened: pf.threatened,
             royal_check: pf.royal_check,
+            royal_distance: pf.royal_distance,
             royal_attack: pf.royal_attack,
             pst_mg: pst(&pf.pst_mg, "pst_mg")?,
             pst_eg: pst(&pf.pst_eg, "pst_eg")?,
