@@ -483,6 +483,8 @@ impl Eval {
                     self.passer_terms(pos, occ, ci, sq, &royal_sq, sink);
                 }
             }
+            // The first own royal is the one a piece keeps near (`royal_distance`).
+            let home = (distance != 0 && royal_sq[ci].any()).then(|| royal_sq[ci].lsb());
             let mut pawn_slot = 0;
             for t in 0..self.values.len() {
                 let bb = pos.pieces(t as PieceType, c);
@@ -507,12 +509,7 @@ impl Eval {
                 let is_royal = self.royal_mask >> t & 1 != 0;
                 let pa = &v.attacks[ci][t];
                 let light = outpost_on && self.light_mask >> t & 1 != 0;
-                // The first own royal is the one a piece keeps near (one in every game
-                // with a royal that has such pieces).
-                let home = match royal_sq[ci].any() && distance >> t & 1 != 0 {
-                    true => Some(royal_sq[ci].lsb()),
-                    false => None,
-                };
+                let home = home.filter(|_| distance >> t & 1 != 0);
                 for sq in bb.iter() {
                     if light && self.outpost(ci, sq, &pawns, &pawn_att) {
                         sink.scalar(ci, weights::OUTPOST, 1);
@@ -728,19 +725,17 @@ impl Eval {
         if victims.is_empty() {
             return 0;
         }
-        let unsafe_sq = pawn_att[1 - ci] | (reach_all[1 - ci] & !reach_all[ci]);
+        let safe = !(occ | pawn_att[1 - ci] | (reach_all[1 - ci] & !reach_all[ci]));
+        // Each pawn-rule piece's stop square is one rank ahead (`stop_square`): the whole
+        // set steps at once, and only the steps that land safely are looked at.
+        let ahead = if ci == 0 { 1 } else { -1 };
         let mut n = 0;
         let mut m = self.pawn_mask;
         while m != 0 {
             let t = m.trailing_zeros() as usize;
             m &= m - 1;
-            for sq in pos.pieces(t as PieceType, c).iter() {
-                let Some(stop) = self.stop_square::<W>(ci, sq) else {
-                    continue;
-                };
-                if occ.has(stop) || unsafe_sq.has(stop) {
-                    continue;
-                }
+            let stops = v.board.shift(pos.pieces(t as PieceType, c), 0, ahead) & safe;
+            for stop in stops.iter() {
                 let hits = v.attacks[ci][t].capture_targets(&v.rays, stop, occ) & victims;
                 n += hits.count() as i32;
             }
