@@ -154,16 +154,20 @@ fn the_fit_recovers_weights_that_made_the_labels() {
     let after = fit::loss(train, &best, &o, k, 2);
     assert!(after < before / 4.0, "loss {before} -> {after}");
     let fitted = start.from_vec(&best);
-    // Material and placement of a type are only identified together (a constant may
-    // move between them): what is recovered is a piece's worth where pieces stood.
+    // Material, placement and the king steps from the own royal of a type are only
+    // identified together (a constant may move between them): what is recovered is a
+    // piece's worth where pieces stood.
     let worth = |w: &Weights, t: usize| {
         let (mut sum, mut n) = (0i64, 0i64);
         for pos in &random_positions(&v, 600, 0x51_7CC1) {
             for c in [Color::White, Color::Black] {
+                let king = pos.royals(c).iter().next();
                 for sq in pos.pieces(t as u8, c).iter() {
                     let rel = eval.relative(c.idx(), sq);
-                    sum += (w.mg[l.material(t)] + w.mg[l.pst(t, rel)]) as i64;
-                    sum += (w.eg[l.material(t)] + w.eg[l.pst(t, rel)]) as i64;
+                    let d = king.map_or(0, |k| v.board.distance(sq, k));
+                    let rd = l.royal_distance(t);
+                    sum += (w.mg[l.material(t)] + w.mg[l.pst(t, rel)] + w.mg[rd] * d) as i64;
+                    sum += (w.eg[l.material(t)] + w.eg[l.pst(t, rel)] + w.eg[rd] * d) as i64;
                     n += 2;
                 }
             }
