@@ -183,18 +183,8 @@ impl Eval {
 
     /// Non-pawn, non-royal material of both sides, on the board and in hand.
     fn phase_material<W: Word>(&self, pos: &Position<W>) -> i32 {
-        let counted =
-            ((1u64 << self.values.len()) - 1) & !((self.pawn_mask | self.royal_mask) as u64);
-        let mut total = 0;
-        let mut types = counted;
-        while types != 0 {
-            let t = types.trailing_zeros() as usize;
-            types &= types - 1;
-            let on_board = (pos.pieces(t as PieceType, Color::White)
-                | pos.pieces(t as PieceType, Color::Black))
-            .count();
-            total += on_board as i32 * self.values[t];
-        }
+        let counted = self.counted_types();
+        let mut total = self.board_material(pos, pos.occupied());
         // Most games never hold a piece in hand: one test a side for all the types.
         for c in Color::BOTH {
             if pos.has_hand(c) {
@@ -225,15 +215,25 @@ impl Eval {
         self
     }
 
-    /// Non-pawn, non-royal material of side `c` on the board.
-    fn side_material<W: Word>(&self, pos: &Position<W>, c: Color) -> i32 {
-        let mut types =
-            ((1u64 << self.values.len()) - 1) & !((self.pawn_mask | self.royal_mask) as u64);
+    /// The types neither pawn-rule nor royal, as a mask (what the phase and the endgame
+    /// scale count as material).
+    #[inline]
+    fn counted_types(&self) -> u64 {
+        ((1u64 << self.values.len()) - 1) & !((self.pawn_mask | self.royal_mask) as u64)
+    }
+
+    /// Value of the pieces of [`Eval::counted_types`] on the squares of `side` (one
+    /// colour's pieces, or every piece).
+    fn board_material<W: Word>(&self, pos: &Position<W>, side: Bitboard<W>) -> i32 {
+        let mut types = self.counted_types();
         let mut total = 0;
         while types != 0 {
             let t = types.trailing_zeros() as usize;
             types &= types - 1;
-            total += pos.pieces(t as PieceType, c).count() as i32 * self.values[t];
+            let on_board = (pos.pieces(t as PieceType, Color::White)
+                | pos.pieces(t as PieceType, Color::Black))
+                & side;
+            total += on_board.count() as i32 * self.values[t];
         }
         total
     }
@@ -265,7 +265,7 @@ impl Eval {
         if pos.has_hand(Color::White) || pos.has_hand(Color::Black) {
             return [SCALE_FULL; 2];
         }
-        let npm = Color::BOTH.map(|c| self.side_material(pos, c));
+        let npm = Color::BOTH.map(|c| self.board_material(pos, pos.color_bb(c)));
         [0, 1].map(|s| {
             let w = 1 - s;
             if pawns[s] == 0 && self.minor_margin > 0 && npm[s] - npm[w] <= self.minor_margin {
@@ -792,11 +792,7 @@ impl Eval {
         }
         let bd = &pos.variant().board;
         let rank = self.relative(ci, sq) as i32 / bd.files as i32;
-        let dist = |k: Square| {
-            let df = (bd.file_of(k) - bd.file_of(stop)).abs();
-            let dr = (bd.rank_of(k) - bd.rank_of(stop)).abs();
-            df.max(dr).min(5)
-        };
+        let dist = |k: Square| bd.distance(k, stop).min(5);
         if let Some(k) = royal_sq[ci].iter().next() {
             sink.scalar(ci, weights::PASSED_OWN_ROYAL, dist(k) * rank);
         }
