@@ -203,6 +203,10 @@ pub struct Board {
     pub all: Bitboard,
     file_masks: [Bitboard; MAX_FILES as usize],
     rank_masks: [Bitboard; MAX_RANKS as usize],
+    /// Per square its file and rank: read, where dividing by the file count would cost
+    /// a division (the evaluation asks for king distances at every piece). One entry
+    /// per value of a square's byte, so that no index is checked.
+    coords: [[u8; 2]; 256],
 }
 
 /// Why a board size was refused.
@@ -230,9 +234,11 @@ impl Board {
         let mut file_masks = [Bitboard::EMPTY; MAX_FILES as usize];
         let mut rank_masks = [Bitboard::EMPTY; MAX_RANKS as usize];
         let mut all = Bitboard::EMPTY;
+        let mut coords = [[0u8; 2]; 256];
         for rank in 0..r {
             for file in 0..f {
                 let sq = Square(rank * f + file);
+                coords[sq.idx()] = [file, rank];
                 file_masks[file as usize].set(sq);
                 rank_masks[rank as usize].set(sq);
                 all.set(sq);
@@ -244,6 +250,7 @@ impl Board {
             all,
             file_masks,
             rank_masks,
+            coords,
         })
     }
 
@@ -266,13 +273,13 @@ impl Board {
     /// The 0-based file of a square.
     #[inline(always)]
     pub fn file_of(&self, sq: Square) -> i32 {
-        (sq.0 % self.files) as i32
+        self.coords[sq.idx()][0] as i32
     }
 
     /// The 0-based rank of a square.
     #[inline(always)]
     pub fn rank_of(&self, sq: Square) -> i32 {
-        (sq.0 / self.files) as i32
+        self.coords[sq.idx()][1] as i32
     }
 
     /// The square reached from `sq` by (dx, dy), or None off the board.
@@ -352,6 +359,7 @@ impl Board {
     }
 
     /// Chebyshev (king-move) distance between two squares.
+    #[inline]
     pub fn distance(&self, a: Square, b: Square) -> i32 {
         let df = (self.file_of(a) - self.file_of(b)).abs();
         let dr = (self.rank_of(a) - self.rank_of(b)).abs();
