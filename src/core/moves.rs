@@ -1,6 +1,6 @@
 //! Colours, pieces, moves and the stack-allocated move list.
 
-use crate::core::geometry::Square;
+use crate::core::geometry::{Bitboard, Square, Word};
 use std::mem::MaybeUninit;
 
 /// Largest number of piece types a variant may define (type masks are `u32`).
@@ -307,6 +307,27 @@ impl MoveList {
             self.moves[self.len] = MaybeUninit::new(m);
             self.len += 1;
         }
+    }
+
+    /// Appends a move from `from` to each square of `dest` in square order, of the kind
+    /// `kind` gives its square; like [`MoveList::push`] one by one, the moves past the
+    /// capacity are dropped. One capacity test a piece, and the length written once:
+    /// as a push per move this was a tenth of legal generation's time.
+    #[inline(always)]
+    pub fn push_each<W: Word>(
+        &mut self,
+        from: Square,
+        dest: Bitboard<W>,
+        kind: impl Fn(Square) -> MoveKind,
+    ) {
+        let mut len = self.len;
+        for to in dest {
+            if len < MAX_MOVES {
+                self.moves[len] = MaybeUninit::new(Move::new(from, to, kind(to)));
+                len += 1;
+            }
+        }
+        self.len = len;
     }
 
     /// Number of moves.

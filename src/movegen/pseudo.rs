@@ -58,19 +58,16 @@ impl<W: Word> Position<W> {
             .is_some_and(|pr| (pr.zone[us].narrow() & dest).any());
         if !promotes && def.becomes.is_none() {
             if !def.pawn {
-                for to in dest {
-                    list.push(Move::new(from, to, MoveKind::Normal));
-                }
+                list.push_each(from, dest, |_| MoveKind::Normal);
             } else {
                 let long = v.long_pushes[us][from.idx()].narrow::<W>() & !self.occupied();
-                for to in dest {
-                    let kind = if long.has(to) {
+                list.push_each(from, dest, |to| {
+                    if long.has(to) {
                         MoveKind::DoubleStep
                     } else {
                         MoveKind::Normal
-                    };
-                    list.push(Move::new(from, to, kind));
-                }
+                    }
+                });
             }
             return;
         }
