@@ -291,8 +291,8 @@ impl<W: Word> Worker<W> {
             conts: [NO_CONT; MAX_PLY + 2],
             lists: stacks.lists,
             keys: stacks.keys,
+            pv: stacks.pv,
             killers: Box::new([[Move::NULL; 2]; MAX_PLY + 2]),
-            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 2],
             current: [Move(u64::MAX); MAX_PLY + 2],
@@ -331,6 +331,7 @@ impl<W: Word> Worker<W> {
             eval,
             lists,
             keys,
+            pv,
             completed,
             ..
         } = self;
@@ -338,7 +339,7 @@ impl<W: Word> Worker<W> {
             .spare
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push(Stacks { lists, keys });
+            .push(Stacks { lists, keys, pv });
         let mut l = shared.learned.lock().unwrap_or_else(|e| e.into_inner());
         if l.len() <= id {
             l.resize_with(id + 1, || None);

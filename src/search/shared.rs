@@ -81,14 +81,18 @@ pub(crate) struct Shared {
     pub spare: Arc<Mutex<Vec<Stacks>>>,
 }
 
-/// A thread's per-ply move lists and their ordering keys. Nothing in them is read before
-/// the ply writes it, so they pass from one search to the next as they are: a search does
-/// not begin by allocating and clearing megabytes.
+/// A thread's per-ply move lists, their ordering keys and its principal variations.
+/// Nothing in them is read before the ply writes it, so they pass from one search to the
+/// next as they are: a search does not begin by allocating and clearing megabytes (nor
+/// by faulting in fresh pages for them, a third of a shallow search's time).
 pub(crate) struct Stacks {
     /// Per ply: the moves listed there.
     pub(super) lists: Vec<MoveList>,
     /// Per ply, `MAX_MOVES` apart: the ordering keys of those moves.
     pub(super) keys: Box<[i64]>,
+    /// Per ply, the principal variation from it (only the first `pv_len` moves of a
+    /// ply's row are ever read, each written by the search that reads it).
+    pub(super) pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
 }
 
 impl Stacks {
@@ -97,6 +101,7 @@ impl Stacks {
         Stacks {
             lists: (0..MAX_PLY + 2).map(|_| MoveList::new()).collect(),
             keys: vec![0; (MAX_PLY + 2) * MAX_MOVES].into_boxed_slice(),
+            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
         }
     }
 }
