@@ -120,8 +120,7 @@ struct Opening<W: Word> {
 impl<W: Word> Opening<W> {
     /// [`see`]'s value: each side captures with its least valuable attacker and is free
     /// to stop, found from the last capture back. What was killed in passing stays won,
-    /// whatever happens on the square. The captures stop where neither side gains by
-    /// going on (the classic cut-off: it keeps the value's sign, not always the value).
+    /// whatever happens on the square.
     fn value(&self, e: &Eval, pos: &Position<W>) -> i32 {
         let (mut occ, mut on_square, mut side) = (self.occ, self.on_square, self.side);
         let mut gain = [0i32; 40];
@@ -133,9 +132,6 @@ impl<W: Word> Opening<W> {
             };
             d += 1;
             gain[d] = on_square - gain[d - 1];
-            if gain[d].max(-gain[d - 1]) < 0 {
-                break;
-            }
             occ.clear(sq);
             on_square = best_v;
             side = side.flip();
@@ -147,18 +143,33 @@ impl<W: Word> Opening<W> {
         gain[0] + self.killed
     }
 
-    /// Whether [`Opening::value`] is at least `threshold`, without playing the exchange
-    /// out where its bounds already decide: it ends between the first gain less the
-    /// piece left standing on the square and the first gain itself.
+    /// Whether [`Opening::value`] is at least `threshold`, the exchange played only as
+    /// far as the answer is open (Stockfish's `see_ge`): `swap` is what the side that
+    /// just captured stands to lose when taken back, against what it may lose and
+    /// still meet the threshold, and each capture swaps the roles.
     fn at_least(&self, e: &Eval, pos: &Position<W>, threshold: i32) -> bool {
-        let high = self.first + self.killed;
-        if high < threshold {
-            false
-        } else if high.min(high - self.on_square) >= threshold {
-            true
-        } else {
-            self.value(e, pos) >= threshold
+        let mut swap = self.first + self.killed - threshold;
+        if swap < 0 {
+            return false;
         }
+        swap = self.on_square - swap;
+        if swap <= 0 {
+            return true;
+        }
+        let (mut occ, mut side) = (self.occ, self.side);
+        // Whether the mover meets the threshold should the exchange stop here.
+        let mut res = true;
+        while let Some((sq, v)) = least_valuable(e, pos, self.to, occ, side) {
+            res = !res;
+            // A royal's capture is answered by any attacker left: its value decides.
+            swap = v - swap;
+            if swap < res as i32 {
+                break;
+            }
+            occ.clear(sq);
+            side = side.flip();
+        }
+        res
     }
 }
 
