@@ -161,7 +161,8 @@ impl<W: Word> Opening<W> {
         let mut res = true;
         while let Some((sq, v)) = least_valuable(e, pos, self.to, occ, side) {
             res = !res;
-            // A royal's capture is answered by any attacker left: its value decides.
+            // A royal that captures is lost to any attacker left: its exchange value
+            // makes the swap after it fail, and the side that would take it wins.
             swap = v - swap;
             if swap < res as i32 {
                 break;
