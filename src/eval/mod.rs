@@ -791,7 +791,7 @@ impl Eval {
             sink.scalar(ci, weights::PASSED_BLOCKED, 1);
         }
         let bd = &pos.variant().board;
-        let rank = self.relative(ci, sq) as i32 / bd.files as i32;
+        let rank = bd.rank_of(Square(self.relative(ci, sq) as u8));
         let dist = |k: Square| bd.distance(k, stop).min(5);
         if let Some(k) = royal_sq[ci].iter().next() {
             sink.scalar(ci, weights::PASSED_OWN_ROYAL, dist(k) * rank);

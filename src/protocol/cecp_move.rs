@@ -94,17 +94,7 @@ pub fn to_cecp(pos: &Position, m: Move) -> String {
     } else {
         let bd = &pos.variant().board;
         // Legs visit the killed squares nearest first, so a path reads in its order.
-        let dist = |a: crate::core::geometry::Square, b: crate::core::geometry::Square| {
-            let (fa, ra) = (
-                a.idx() as i32 % bd.files as i32,
-                a.idx() as i32 / bd.files as i32,
-            );
-            let (fb, rb) = (
-                b.idx() as i32 % bd.files as i32,
-                b.idx() as i32 / bd.files as i32,
-            );
-            (fa - fb).abs().max((ra - rb).abs())
-        };
+        let dist = |a, b| bd.distance(a, b);
         let mut left = kills;
         let mut path = vec![m.from()];
         while !left.is_empty() {
