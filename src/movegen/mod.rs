@@ -15,6 +15,7 @@ pub mod en_passant;
 pub mod occupy;
 pub mod pseudo;
 pub mod rays;
+pub mod single;
 pub mod stacking;
 pub mod switch;
 pub mod verify;

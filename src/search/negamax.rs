@@ -2,7 +2,7 @@
 //! pruning, extensions and reductions that decide how far each of its moves is searched,
 //! and the singular-extension test that searches the node again without its table move.
 
-use super::history::{self, NO_CONT};
+use super::history::{self, ContIndex, NO_CONT};
 use super::ordering::{
     is_tactical, keeps_piece_after, moving_piece, see_ge, tactical_order, KILLER, TT_SCORE,
 };
@@ -13,7 +13,7 @@ use super::{
     MAX_PLY,
 };
 use crate::core::geometry::Word;
-use crate::core::moves::{Move, Piece, MAX_MOVES};
+use crate::core::moves::{Move, MoveKind, Piece, MAX_MOVES};
 use crate::movegen::check_squares::CheckSquares;
 use crate::tt::{is_stored_move, Bound, Hit, NO_EVAL};
 use std::sync::OnceLock;
@@ -28,6 +28,19 @@ const MAX_DOUBLES: u8 = 6;
 /// How far (centipawns, about half a pawn) a late-move-reduced move must leave its player
 /// worse off, by the evaluations either side of it, for the node below to search a ply less.
 const HINDSIGHT_MARGIN: i32 = 57;
+
+/// What a node orders its moves by, read before its first move is searched.
+struct Order {
+    /// The table's move (checked legal), or none.
+    tt_move: Move,
+    killers: [Move; 2],
+    /// The move that last refuted the opponent's previous move.
+    counter: Move,
+    /// The continuation-history rows of the two moves before.
+    prev: [ContIndex; 2],
+    /// Whether quiet moves are ranked by the threats of cheaper pieces too.
+    use_threats: bool,
+}
 
 /// What a singular-extension test found for the table move.
 enum Singular {
@@ -167,35 +180,33 @@ impl<W: Word> Worker<W> {
         if depth >= 4 && tt_move == Move::NULL && !in_check {
             depth -= 1;
         }
-        self.pos.legal_moves(&mut self.lists[ply]);
-        if root && !self.shared.limits.searchmoves.is_empty() {
-            let list = &mut self.lists[0];
-            let keep: Vec<Move> = list
-                .iter()
-                .copied()
-                .filter(|m| self.shared.limits.searchmoves.contains(m))
-                .collect();
-            if !keep.is_empty() {
-                list.clear();
-                for m in keep {
-                    list.push(m);
-                }
-            }
-        }
-        if self.lists[ply].is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
-        }
-        if !root && self.pos.halfmove() >= 100 {
-            return 0;
-        }
-        // A table move is only trusted if it is in the legal list (keys can collide); the
-        // legal move it names carries the kill squares the table does not keep.
-        if tt_move != Move::NULL {
+        // The table move is searched before any other move is listed where the legality
+        // can tell it alone: most nodes that have one cut on it and never list the rest.
+        // Not in a singular test's node (its one move is the one left out) nor at the root.
+        let mut pending = false;
+        if !root
+            && skip == Move::NULL
+            && matches!(tt_move.kind(), MoveKind::Normal | MoveKind::DoubleStep)
+            && self
+                .pos
+                .ordinary_moves_between(tt_move.from(), tt_move.to(), &mut self.lists[ply])
+        {
+            // Keys can collide: the move stands only if it is one of the legal ones, and
+            // the legal move it names is the one searched.
             tt_move = self.lists[ply]
                 .iter()
                 .copied()
                 .find(|&m| is_stored_move(tt_move, m))
                 .unwrap_or(Move::NULL);
+            pending = tt_move != Move::NULL;
+        }
+        if !pending {
+            if let Some(r) = self.list_all(ply, root, in_check, &mut tt_move) {
+                return r;
+            }
+        }
+        if !root && self.pos.halfmove() >= 100 {
+            return 0;
         }
         let singular = match hit {
             Some(h) if !root && skip == Move::NULL && tt_move != Move::NULL && depth >= 6 => {
@@ -215,46 +226,30 @@ impl<W: Word> Worker<W> {
         if self.stopped {
             return 0;
         }
-        let n = self.lists[ply].len();
         let killers = self.killers[ply];
         let prev = self.prev_conts(ply);
-        let counter = self.hist.counter(prev[0]);
-        // What the opponent's cheaper pieces attack, found with the first quiet move
-        // scored (a node whose moves are all captures or killers never asks). Only from
-        // depth 3: read at every depth they cost the chess bench 12% of its nodes/s, and
-        // nearer the leaves move-count pruning leaves few quiet moves for them to rank.
+        let order = Order {
+            tt_move,
+            killers,
+            counter: self.hist.counter(prev[0]),
+            prev,
+            // What the opponent's cheaper pieces attack, found with the first quiet move
+            // scored (a node whose moves are all captures or killers never asks). Only
+            // from depth 3: read at every depth they cost the chess bench 12% of its
+            // nodes/s, and nearer the leaves move-count pruning leaves few quiet moves
+            // for them to rank.
+            use_threats: depth >= THREAT_DEPTH,
+        };
         let mut threats: Option<Threats<W>> = None;
-        let use_threats = depth >= THREAT_DEPTH;
-        for i in 0..n {
-            let m = self.lists[ply].as_slice()[i];
-            let mut unsure = false;
-            let score = if m == tt_move {
-                TT_SCORE
-            } else if let Some((s, u)) = tactical_order(&self.eval, &self.pos, m) {
-                unsure = u;
-                s
-            } else if m == killers[0] {
-                KILLER
-            } else if m == killers[1] {
-                KILLER - 1
-            } else if m == counter {
-                KILLER - 2
-            } else {
-                let pc = moving_piece(&self.pos, m);
-                let to = m.to().idx();
-                let h = self.hist.quiet_score(pc, to, prev);
-                if use_threats {
-                    let t = match &threats {
-                        Some(t) => t,
-                        None => threats.insert(Threats::of(&self.eval, &self.pos)),
-                    };
-                    h + t.order_change(pc, m)
-                } else {
-                    h
-                }
-            };
-            self.keys[ply * MAX_MOVES + i] = order_key(score, i, unsure);
-        }
+        let n = if pending {
+            // The singular test's search of this node at this ply listed its moves here.
+            self.lists[ply].clear();
+            self.lists[ply].push(tt_move);
+            self.keys[ply * MAX_MOVES] = order_key(TT_SCORE, 0, false);
+            1
+        } else {
+            self.score_moves(ply, 0, &order, &mut threats)
+        };
         self.killers[ply + 1] = [Move::NULL; 2];
         self.cutoffs[ply + 2] = 0;
         let mut best = -INF;
@@ -271,10 +266,18 @@ impl<W: Word> Worker<W> {
         let mut quiets_dropped = false;
         // Which moves may check, found on the first question (most nodes ask none).
         let mut checks: Option<CheckSquares<W>> = None;
-        for i in 0..n {
-            if i >= end {
+        let mut next = 0;
+        loop {
+            if next == end && pending {
+                // The table move did not cut: now the others.
+                pending = false;
+                end = self.list_rest(ply, &order, &mut threats, &mut next);
+            }
+            if next >= end {
                 break;
             }
+            let i = next;
+            next += 1;
             let (m, score) = pick(
                 &mut self.lists[ply],
                 &mut self.keys[ply * MAX_MOVES..(ply + 1) * MAX_MOVES],
@@ -471,6 +474,117 @@ impl<W: Word> Worker<W> {
             }
         }
         best
+    }
+
+    /// Lists every legal move of this ply (at the root only the `searchmoves`, where
+    /// given) and keeps the table move only if it is one of them; the node's score where
+    /// it has no move (mate or stalemate).
+    fn list_all(
+        &mut self,
+        ply: usize,
+        root: bool,
+        in_check: bool,
+        tt_move: &mut Move,
+    ) -> Option<i32> {
+        self.pos.legal_moves(&mut self.lists[ply]);
+        if root && !self.shared.limits.searchmoves.is_empty() {
+            let list = &mut self.lists[0];
+            let keep: Vec<Move> = list
+                .iter()
+                .copied()
+                .filter(|m| self.shared.limits.searchmoves.contains(m))
+                .collect();
+            if !keep.is_empty() {
+                list.clear();
+                for m in keep {
+                    list.push(m);
+                }
+            }
+        }
+        if self.lists[ply].is_empty() {
+            return Some(if in_check { -MATE + ply as i32 } else { 0 });
+        }
+        // A table move is only trusted if it is in the legal list (keys can collide); the
+        // legal move it names carries the kill squares the table does not keep.
+        if *tt_move != Move::NULL {
+            *tt_move = self.lists[ply]
+                .iter()
+                .copied()
+                .find(|&m| is_stored_move(*tt_move, m))
+                .unwrap_or(Move::NULL);
+        }
+        None
+    }
+
+    /// After the table move, searched alone, did not cut: lists every legal move with
+    /// the table move first, where the picker would have put it, scores the others and
+    /// returns where the list ends (`next` is where the search goes on).
+    fn list_rest(
+        &mut self,
+        ply: usize,
+        order: &Order,
+        threats: &mut Option<Threats<W>>,
+        next: &mut usize,
+    ) -> usize {
+        self.pos.legal_moves(&mut self.lists[ply]);
+        let list = self.lists[ply].as_mut_slice();
+        // The picker swaps the move it takes with the first: the others keep the places
+        // (and so the order among equal scores) they would have had.
+        match list.iter().position(|&m| m == order.tt_move) {
+            Some(k) => {
+                list.swap(0, k);
+                self.score_moves(ply, 1, order, threats)
+            }
+            // Not reached (the table move was found legal), but should the two tests ever
+            // disagree, the node still searches every listed move.
+            None => {
+                *next = 0;
+                self.score_moves(ply, 0, order, threats)
+            }
+        }
+    }
+
+    /// Scores this ply's moves from `from` on into their ordering keys; returns how many
+    /// moves the list holds.
+    fn score_moves(
+        &mut self,
+        ply: usize,
+        from: usize,
+        order: &Order,
+        threats: &mut Option<Threats<W>>,
+    ) -> usize {
+        let n = self.lists[ply].len();
+        for i in from..n {
+            let m = self.lists[ply].as_slice()[i];
+            let mut unsure = false;
+            let score = if m == order.tt_move {
+                TT_SCORE
+            } else if let Some((s, u)) = tactical_order(&self.eval, &self.pos, m) {
+                unsure = u;
+                s
+            } else if m == order.killers[0] {
+                KILLER
+            } else if m == order.killers[1] {
+                KILLER - 1
+            } else if m == order.counter {
+                KILLER - 2
+            } else {
+                let pc = moving_piece(&self.pos, m);
+                let to = m.to().idx();
+                let h = self.hist.quiet_score(pc, to, order.prev);
+                if order.use_threats {
+                    let t = match threats {
+                        Some(t) => t,
+                        None => threats.insert(Threats::of(&self.eval, &self.pos)),
+                    };
+                    h + t.order_change(pc, m)
+                } else {
+                    h
+                }
+            };
+            self.keys[ply * MAX_MOVES + i] = order_key(score, i, unsure);
+        }
+        n
     }
 
     /// Singular extension: whether the table move `tt` is so much better than every other
