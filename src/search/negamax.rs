@@ -29,6 +29,10 @@ const MAX_DOUBLES: u8 = 6;
 /// worse off, by the evaluations either side of it, for the node below to search a ply less.
 const HINDSIGHT_MARGIN: i32 = 57;
 
+/// The ordering score of a quiet move not scored yet: below the counter move, above
+/// every history score and every losing capture.
+const QUIET_LATER: i32 = KILLER / 2;
+
 /// What a node orders its moves by, read before its first move is searched.
 struct Order {
     /// The table's move (checked legal), or none.
@@ -248,7 +252,7 @@ impl<W: Word> Worker<W> {
             self.keys[ply * MAX_MOVES] = order_key(TT_SCORE, 0, false);
             1
         } else {
-            self.score_moves(ply, 0, &order, &mut threats)
+            self.score_moves(ply, 0, &order)
         };
         self.killers[ply + 1] = [Move::NULL; 2];
         self.cutoffs[ply + 2] = 0;
@@ -271,19 +275,30 @@ impl<W: Word> Worker<W> {
             if next == end && pending {
                 // The table move did not cut: now the others.
                 pending = false;
-                end = self.list_rest(ply, &order, &mut threats, &mut next);
+                end = self.list_rest(ply, &order, &mut next);
             }
             if next >= end {
                 break;
             }
             let i = next;
             next += 1;
-            let (m, score) = pick(
+            let (mut m, mut score) = pick(
                 &mut self.lists[ply],
                 &mut self.keys[ply * MAX_MOVES..(ply + 1) * MAX_MOVES],
                 i,
                 |m| see_ge(&self.eval, &self.pos, m, 0),
             );
+            if score == QUIET_LATER {
+                // The first quiet move's turn: all of them are scored now and the best
+                // taken (a node that cut on a capture or a killer never scores them).
+                self.score_quiets(ply, i..end, &order, &mut threats);
+                (m, score) = pick(
+                    &mut self.lists[ply],
+                    &mut self.keys[ply * MAX_MOVES..(ply + 1) * MAX_MOVES],
+                    i,
+                    |m| see_ge(&self.eval, &self.pos, m, 0),
+                );
+            }
             // MultiPV: the root moves of the lines already found are not this line's.
             if (root && self.excluded.contains(&m)) || m == skip {
                 continue;
@@ -519,13 +534,7 @@ impl<W: Word> Worker<W> {
     /// After the table move, searched alone, did not cut: lists every legal move with
     /// the table move first, where the picker would have put it, scores the others and
     /// returns where the list ends (`next` is where the search goes on).
-    fn list_rest(
-        &mut self,
-        ply: usize,
-        order: &Order,
-        threats: &mut Option<Threats<W>>,
-        next: &mut usize,
-    ) -> usize {
+    fn list_rest(&mut self, ply: usize, order: &Order, next: &mut usize) -> usize {
         self.pos.legal_moves(&mut self.lists[ply]);
         let list = self.lists[ply].as_mut_slice();
         // The picker swaps the move it takes with the first: the others keep the places
@@ -533,26 +542,21 @@ impl<W: Word> Worker<W> {
         match list.iter().position(|&m| m == order.tt_move) {
             Some(k) => {
                 list.swap(0, k);
-                self.score_moves(ply, 1, order, threats)
+                self.score_moves(ply, 1, order)
             }
             // Not reached (the table move was found legal), but should the two tests ever
             // disagree, the node still searches every listed move.
             None => {
                 *next = 0;
-                self.score_moves(ply, 0, order, threats)
+                self.score_moves(ply, 0, order)
             }
         }
     }
 
-    /// Scores this ply's moves from `from` on into their ordering keys; returns how many
-    /// moves the list holds.
-    fn score_moves(
-        &mut self,
-        ply: usize,
-        from: usize,
-        order: &Order,
-        threats: &mut Option<Threats<W>>,
-    ) -> usize {
+    /// Scores this ply's moves from `from` on into their ordering keys, the quiet moves
+    /// other than killers and the counter move left for later ([`QUIET_LATER`]); returns
+    /// how many moves the list holds.
+    fn score_moves(&mut self, ply: usize, from: usize, order: &Order) -> usize {
         let n = self.lists[ply].len();
         for i in from..n {
             let m = self.lists[ply].as_slice()[i];
@@ -569,22 +573,42 @@ impl<W: Word> Worker<W> {
             } else if m == order.counter {
                 KILLER - 2
             } else {
-                let pc = moving_piece(&self.pos, m);
-                let to = m.to().idx();
-                let h = self.hist.quiet_score(pc, to, order.prev);
-                if order.use_threats {
-                    let t = match threats {
-                        Some(t) => t,
-                        None => threats.insert(Threats::of(&self.eval, &self.pos)),
-                    };
-                    h + t.order_change(pc, m)
-                } else {
-                    h
-                }
+                QUIET_LATER
             };
             self.keys[ply * MAX_MOVES + i] = order_key(score, i, unsure);
         }
         n
+    }
+
+    /// Scores the quiet moves [`score_moves`](Self::score_moves) left for later, among
+    /// this ply's moves in `range`: by their histories, and from [`THREAT_DEPTH`] on by
+    /// what the opponent's cheaper pieces attack (found here once).
+    fn score_quiets(
+        &mut self,
+        ply: usize,
+        range: std::ops::Range<usize>,
+        order: &Order,
+        threats: &mut Option<Threats<W>>,
+    ) {
+        for j in range {
+            let key = &mut self.keys[ply * MAX_MOVES + j];
+            if (*key >> 16) as i32 != QUIET_LATER {
+                continue;
+            }
+            let m = self.lists[ply].as_slice()[j];
+            let pc = moving_piece(&self.pos, m);
+            let h = self.hist.quiet_score(pc, m.to().idx(), order.prev);
+            let score = if order.use_threats {
+                let t = match threats {
+                    Some(t) => t,
+                    None => threats.insert(Threats::of(&self.eval, &self.pos)),
+                };
+                h + t.order_change(pc, m)
+            } else {
+                h
+            };
+            *key = order_key(score, j, false);
+        }
     }
 
     /// Singular extension: whether the table move `tt` is so much better than every other
