@@ -362,6 +362,67 @@ fn a_table_move_that_is_not_legal_here_is_never_played() {
     assert!(pos.parse_move(&pos.move_to_string(best)).is_ok());
 }
 
+/// Every legal move of `p`.
+fn legal(p: &Position) -> Vec<Move> {
+    let mut list = tenfold::core::moves::MoveList::new();
+    p.legal_moves(&mut list);
+    list.as_slice().to_vec()
+}
+
+/// Two plies below the root every position's table entry names a move that is no move
+/// there (the side to move's own earlier move, whose square is now empty or holds
+/// another piece, and the opponent's last move): the search, which tries a table move
+/// before listing the others, must try none of them.
+#[test]
+fn table_moves_that_are_not_legal_below_the_root_are_never_played() {
+    let _turn = serial();
+    for (name, fen) in [
+        (
+            "chess",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+        ),
+        ("wildeurasian", ""),
+        ("grand", ""),
+    ] {
+        let v = registry::get(name).unwrap();
+        let root = if fen.is_empty() {
+            Position::startpos(&v)
+        } else {
+            Position::from_fen(&v, fen).unwrap()
+        };
+        let engine = Engine::new(1, 16);
+        let mut poisoned = 0;
+        for a in legal(&root) {
+            let mut p1 = root.clone();
+            p1.make_move(a);
+            for b in legal(&p1) {
+                let mut p2 = p1.clone();
+                p2.make_move(b);
+                let legal = legal(&p2);
+                for bogus in [a, b] {
+                    if !legal.contains(&bogus) {
+                        // A bound that never cuts: only the move is read.
+                        engine
+                            .tt()
+                            .store(p2.key(), bogus, 20_000, 0, 0, Bound::Upper);
+                        poisoned += 1;
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(poisoned > 100, "{name}: only {poisoned} entries");
+        let r = engine.search(&root, Limits::depth(5), Box::new(|_| {}));
+        assert_eq!(r.error, None, "{name}");
+        let mut p = root.clone();
+        for &m in &r.pv {
+            assert!(legal(&p).contains(&m), "{name}: {:?}", r.pv_text);
+            p.make_move(m);
+        }
+        assert!(!r.pv.is_empty(), "{name}");
+    }
+}
+
 #[test]
 fn every_built_in_searches_its_bench_positions_without_blowing_up() {
     let _turn = serial();
