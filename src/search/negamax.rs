@@ -246,7 +246,8 @@ impl<W: Word> Worker<W> {
         };
         let mut threats: Option<Threats<W>> = None;
         let n = if pending {
-            // The singular test's search of this node at this ply listed its moves here.
+            // The table move alone: the list holds the lookup's other promotion choices,
+            // or the moves a singular test's search of this node listed at this ply.
             self.lists[ply].clear();
             self.lists[ply].push(tt_move);
             self.keys[ply * MAX_MOVES] = order_key(TT_SCORE, 0, false);
