@@ -369,6 +369,20 @@ impl MoveList {
         self.as_slice().iter()
     }
 
+    /// Keeps only the moves `keep` accepts, in their order.
+    #[inline]
+    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            let m = self.as_slice()[i];
+            if keep(m) {
+                self.as_mut_slice()[kept] = m;
+                kept += 1;
+            }
+        }
+        self.truncate(kept);
+    }
+
     /// Shortens the list to `n` moves.
     #[inline(always)]
     pub fn truncate(&mut self, n: usize) {

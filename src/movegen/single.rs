@@ -38,15 +38,7 @@ impl<W: Word> Position<W> {
             return true;
         }
         self.emit(list, t, from, to.bb());
-        let mut kept = 0;
-        for i in 0..list.len() {
-            let m = list.as_slice()[i];
-            if self.leaves_royals_safe(m) {
-                list.as_mut_slice()[kept] = m;
-                kept += 1;
-            }
-        }
-        list.truncate(kept);
+        list.retain(|m| self.leaves_royals_safe(m));
         true
     }
 }

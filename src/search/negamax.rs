@@ -15,7 +15,7 @@ use super::{
 use crate::core::geometry::Word;
 use crate::core::moves::{Move, MoveKind, Piece, MAX_MOVES};
 use crate::movegen::check_squares::CheckSquares;
-use crate::tt::{is_stored_move, Bound, Hit, NO_EVAL};
+use crate::tt::{stored_move_in, Bound, Hit, NO_EVAL};
 use std::sync::OnceLock;
 
 /// How far below the singular test's beta every other move must fall for the table move
@@ -197,11 +197,7 @@ impl<W: Word> Worker<W> {
         {
             // Keys can collide: the move stands only if it is one of the legal ones, and
             // the legal move it names is the one searched.
-            tt_move = self.lists[ply]
-                .iter()
-                .copied()
-                .find(|&m| is_stored_move(tt_move, m))
-                .unwrap_or(Move::NULL);
+            tt_move = stored_move_in(&self.lists[ply], tt_move);
             pending = tt_move != Move::NULL;
         }
         if !pending {
@@ -523,11 +519,7 @@ impl<W: Word> Worker<W> {
         // A table move is only trusted if it is in the legal list (keys can collide); the
         // legal move it names carries the kill squares the table does not keep.
         if *tt_move != Move::NULL {
-            *tt_move = self.lists[ply]
-                .iter()
-                .copied()
-                .find(|&m| is_stored_move(*tt_move, m))
-                .unwrap_or(Move::NULL);
+            *tt_move = stored_move_in(&self.lists[ply], *tt_move);
         }
         None
     }

@@ -16,7 +16,7 @@
 
 mod pages;
 
-use crate::core::moves::Move;
+use crate::core::moves::{Move, MoveList};
 use pages::{Zeroable, ZeroedBlock};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -68,6 +68,15 @@ const MOVE_BITS: u32 = 29;
 #[inline]
 pub fn is_stored_move(stored: Move, m: Move) -> bool {
     stored != Move::NULL && m.0 & ((1 << MOVE_BITS) - 1) == stored.0
+}
+
+/// The move of `list` that the table's `stored` move names, or the null move (keys can
+/// collide, and the table keeps no kill squares: the listed move carries them).
+pub fn stored_move_in(list: &MoveList, stored: Move) -> Move {
+    list.iter()
+        .copied()
+        .find(|&m| is_stored_move(stored, m))
+        .unwrap_or(Move::NULL)
 }
 
 /// Packs an entry into 64 bits: move 29, score 16, depth 7, bound 2 (0 marks an empty
