@@ -7,6 +7,7 @@
 //! `null_move`, `lmr`) and by what is on the board (no null move without pieces).
 
 pub mod correction;
+mod crumbs;
 pub mod eval_cache;
 pub mod history;
 mod iterate;

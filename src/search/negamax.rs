@@ -2,6 +2,7 @@
 //! pruning, extensions and reductions that decide how far each of its moves is searched,
 //! and the singular-extension test that searches the node again without its table move.
 
+use super::crumbs::{Hold, CRUMB_PLIES};
 use super::history::{self, ContIndex, NO_CONT};
 use super::ordering::{
     is_tactical, keeps_piece_after, moving_piece, see_ge, tactical_order, KILLER, TT_SCORE,
@@ -268,6 +269,11 @@ impl<W: Word> Worker<W> {
         // Which moves may check, found on the first question (most nodes ask none).
         let mut checks: Option<CheckSquares<W>> = None;
         let mut next = 0;
+        // Near the root, a node another thread is searching reduces its late moves more.
+        let hold = match &self.shared.crumbs {
+            Some(c) if !root && ply < CRUMB_PLIES => c.hold(self.id, key),
+            _ => Hold::None,
+        };
         loop {
             if next == end && pending {
                 // The table move did not cut: now the others.
@@ -393,6 +399,9 @@ impl<W: Word> Worker<W> {
                     if self.cutoffs[ply + 1] > 3 {
                         r += 1;
                     }
+                    if hold.marked() {
+                        r += 1;
+                    }
                     if losing_capture {
                         r -= 1;
                     } else {
@@ -418,6 +427,7 @@ impl<W: Word> Worker<W> {
                 self.count_root_nodes(m, self.nodes - nodes_before);
             }
             if self.stopped {
+                self.release(hold);
                 return 0;
             }
             searched += 1;
@@ -454,6 +464,7 @@ impl<W: Word> Worker<W> {
                 nq += 1;
             }
         }
+        self.release(hold);
         // A singular test's node without its one move: nothing of its own to store. Its
         // score is fail-soft (how far below the test's beta the others fall decides a
         // double extension); with every other move pruned it is the test's alpha.
@@ -644,6 +655,14 @@ impl<W: Word> Worker<W> {
 
     /// Whether the quiet move `m`, just made, keeps its piece by exchange (SEE of the
     /// position before it is not negative).
+    /// Frees the breadcrumb a node left, if it left one.
+    #[inline]
+    fn release(&self, hold: Hold) {
+        if let Some(c) = &self.shared.crumbs {
+            c.release(hold);
+        }
+    }
+
     fn safe_check(&self, m: Move) -> bool {
         keeps_piece_after(&self.eval, &self.pos, m)
     }

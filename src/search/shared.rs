@@ -3,6 +3,7 @@
 //! histories and corrections).
 
 use super::correction::Correction;
+use super::crumbs::Crumbs;
 use super::eval_cache::EvalCache;
 use super::history::Histories;
 use super::{Limits, TimePlan, MAX_PLY};
@@ -77,6 +78,8 @@ pub(crate) struct Shared {
     pub by_depth: Mutex<Vec<Option<DepthResult>>>,
     /// What each thread learnt in the searches before this one (histories, corrections).
     pub learned: Arc<Mutex<Vec<Option<Learned>>>>,
+    /// Which thread is searching which node near the root (with more than one thread).
+    pub crumbs: Option<Arc<Crumbs>>,
     /// Move stacks the threads of earlier searches left behind.
     pub spare: Arc<Mutex<Vec<Stacks>>>,
 }

@@ -1,6 +1,7 @@
 //! Lazy SMP: N threads search the same root with a shared table, each with its own
 //! history and killers; helpers skew their depths. The engine facade the protocols use.
 
+use super::crumbs::Crumbs;
 use super::skill::{Skill, SKILL_LINES};
 use super::{
     Completed, Control, Counter, Info, Learned, Limits, SearchResult, Shared, Stacks, Worker,
@@ -156,6 +157,9 @@ pub struct Engine {
     learned: Arc<Mutex<Vec<Option<Learned>>>>,
     /// Move stacks left by the threads of earlier searches (see [`Stacks`]).
     spare: Arc<Mutex<Vec<Stacks>>>,
+    /// The threads' breadcrumbs, kept from one search to the next (every node frees its
+    /// own, so a finished search leaves none).
+    crumbs: Arc<Crumbs>,
 }
 
 impl Engine {
@@ -178,6 +182,7 @@ impl Engine {
             strength: None,
             learned: Arc::new(Mutex::new(Vec::new())),
             spare: Arc::new(Mutex::new(Vec::new())),
+            crumbs: Arc::new(Crumbs::default()),
         })
     }
 
@@ -296,6 +301,7 @@ impl Engine {
             by_depth: Mutex::new(Vec::new()),
             learned: Arc::clone(&self.learned),
             spare: Arc::clone(&self.spare),
+            crumbs: (self.threads > 1).then(|| Arc::clone(&self.crumbs)),
         });
         self.tt.new_search();
         let root = pos.clone();
@@ -558,5 +564,39 @@ fn make_info(
         nps: nodes * 1000 / ms.max(1),
         hashfull: shared.tt.hashfull(),
         pv: text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Breadcrumbs (`crumbs.rs`): a node frees its mark when it is done, also when a
+    /// stop unwinds it, so a finished search leaves every slot free for the next.
+    #[test]
+    fn a_finished_search_leaves_no_breadcrumb_behind() {
+        let v = crate::registry::get("chess").unwrap();
+        let pos = Position::from_fen(
+            &v,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .unwrap();
+        let engine = Engine::new(2, 16);
+        assert_eq!(engine.threads(), 2);
+        let r = engine.search(&pos, Limits::depth(9), Box::new(|_| {}));
+        assert!(r.best.is_some());
+        assert!(engine.crumbs.all_free(), "after a search to its depth");
+        let h = engine.start(
+            &pos,
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            Box::new(|_| {}),
+        );
+        std::thread::sleep(Duration::from_millis(100));
+        h.stop();
+        assert!(h.join().best.is_some());
+        assert!(engine.crumbs.all_free(), "after a stopped search");
     }
 }
