@@ -15,6 +15,7 @@ mod negamax;
 pub mod ordering;
 pub mod pace;
 mod picker;
+mod pool;
 mod quiescence;
 pub mod report;
 mod shared;

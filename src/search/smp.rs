@@ -2,6 +2,7 @@
 //! history and killers; helpers skew their depths. The engine facade the protocols use.
 
 use super::crumbs::Crumbs;
+use super::pool::Pool;
 use super::skill::{Skill, SKILL_LINES};
 use super::{
     Completed, Control, Counter, Info, Learned, Limits, SearchResult, Shared, Stacks, Worker,
@@ -15,6 +16,7 @@ use crate::tt::{HashError, TranspositionTable};
 use crate::variant::Variant;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -160,6 +162,8 @@ pub struct Engine {
     /// The threads' breadcrumbs, kept from one search to the next (every node frees its
     /// own, so a finished search leaves none).
     crumbs: Arc<Crumbs>,
+    /// The helper threads, parked between searches.
+    pool: Arc<Pool>,
 }
 
 impl Engine {
@@ -183,6 +187,7 @@ impl Engine {
             learned: Arc::new(Mutex::new(Vec::new())),
             spare: Arc::new(Mutex::new(Vec::new())),
             crumbs: Arc::new(Crumbs::default()),
+            pool: Arc::new(Pool::default()),
         })
     }
 
@@ -306,6 +311,7 @@ impl Engine {
         self.tt.new_search();
         let root = pos.clone();
         let threads = self.threads;
+        let pool = Arc::clone(&self.pool);
         let thread = std::thread::Builder::new()
             .name("search-0".into())
             .stack_size(STACK_BYTES)
@@ -315,9 +321,21 @@ impl Engine {
                 // Boards of up to 64 squares are searched in u64 bitboards.
                 match catch_unwind(AssertUnwindSafe(|| {
                     if root.fits::<u64>() {
-                        run::<u64>(root.clone(), shared, threads, skill, &mut *listener)
+                        run::<u64>(
+                            root.clone(),
+                            shared,
+                            (threads, &pool),
+                            skill,
+                            &mut *listener,
+                        )
                     } else {
-                        run::<u128>(root.clone(), shared, threads, skill, &mut *listener)
+                        run::<u128>(
+                            root.clone(),
+                            shared,
+                            (threads, &pool),
+                            skill,
+                            &mut *listener,
+                        )
                     }
                 })) {
                     Ok(r) => r,
@@ -354,7 +372,7 @@ impl Engine {
 fn run<W: Word>(
     root: Position,
     shared: Arc<Shared>,
-    threads: usize,
+    (threads, pool): (usize, &Pool),
     skill: Option<Skill>,
     listener: &mut (dyn FnMut(Event) + Send),
 ) -> SearchResult {
@@ -372,41 +390,43 @@ fn run<W: Word>(
     }
     let report_lines = shared.limits.multipv.clamp(1, MAX_MULTIPV);
     let mut error = None;
-    let mut partial = None;
-    let mut main_lines = Vec::new();
+    let partial;
+    let main_lines;
     let mut reported = 0u32;
-    let results: Vec<(Option<Completed>, usize)> = std::thread::scope(|scope| {
-        // Should the main thread panic, the helpers must stop too, or the scope would
-        // wait for them forever in an infinite search.
+    let results: Vec<(Option<Completed>, usize)> = {
+        // Should the main thread panic, the helpers must stop too, or they would search
+        // on (forever in an infinite search) beside the next search.
         let _stop_helpers = StopOnDrop(&shared.stop);
-        let mut helpers = Vec::new();
+        let (done_tx, done) = channel();
+        let mut helpers = 0;
         for id in 1..threads {
             let sh = Arc::clone(&shared);
             let p = root.to_word::<W>();
-            let h = std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    let r = catch_unwind(AssertUnwindSafe(|| {
-                        let mut w = Worker::new(id, p, Arc::clone(&sh));
-                        w.iterate(&mut |_, _| {});
-                        let r = (w.completed.take(), w.seldepth());
-                        w.keep_learned();
-                        r
-                    }));
-                    // A helper that panicked ends the whole search: its error is reported.
-                    // One that reached the depth limit ends it too, unless the main
-                    // thread still owes several lines for the depths it has not done.
-                    if (!sh.limits.infinite && sh.lines == 1) || r.is_err() {
-                        sh.stop.store(true, Ordering::Relaxed);
-                    }
-                    r.map_err(|p| panic_text(&*p))
-                });
-            match h {
-                Ok(h) => helpers.push(h),
-                Err(_) => break,
+            let done_tx = done_tx.clone();
+            let job = Box::new(move || {
+                let r = catch_unwind(AssertUnwindSafe(|| {
+                    let mut w = Worker::new(id, p, Arc::clone(&sh));
+                    w.iterate(&mut |_, _| {});
+                    let r = (w.completed.take(), w.seldepth());
+                    w.keep_learned();
+                    r
+                }));
+                // A helper that panicked ends the whole search: its error is reported.
+                // One that reached the depth limit ends it too, unless the main
+                // thread still owes several lines for the depths it has not done.
+                if (!sh.limits.infinite && sh.lines == 1) || r.is_err() {
+                    sh.stop.store(true, Ordering::Relaxed);
+                }
+                let _ = done_tx.send(r.map_err(|p| panic_text(&*p)));
+            });
+            if !pool.run(id - 1, STACK_BYTES, job) {
+                break;
             }
+            helpers += 1;
         }
+        // Only the jobs hold senders now: one that ended without its result is an error,
+        // not a wait.
+        drop(done_tx);
         let mut main = Worker::new(0, root.to_word::<W>(), Arc::clone(&shared));
         main.iterate(&mut |w, depth| {
             // Depths a helper completed while the main thread skipped them still get
@@ -430,15 +450,18 @@ fn run<W: Word>(
         main_lines = std::mem::take(&mut main.lines);
         let mut out = vec![(main.completed.take(), main.seldepth())];
         main.keep_learned();
-        for h in helpers {
-            match h.join() {
+        for _ in 0..helpers {
+            match done.recv() {
                 Ok(Ok(r)) => out.push(r),
                 Ok(Err(e)) => error = Some(e),
-                Err(p) => error = Some(panic_text(&*p)),
+                Err(_) => {
+                    error = Some("a search thread ended without its result".to_string());
+                    break;
+                }
             }
         }
         out
-    });
+    };
     // The deepest completed iteration wins; at equal depth the higher score.
     let mut best: Option<&Completed> = None;
     for (c, _) in &results {
