@@ -653,8 +653,6 @@ impl<W: Word> Worker<W> {
         }
     }
 
-    /// Whether the quiet move `m`, just made, keeps its piece by exchange (SEE of the
-    /// position before it is not negative).
     /// Frees the breadcrumb a node left, if it left one.
     #[inline]
     fn release(&self, hold: Hold) {
@@ -663,6 +661,8 @@ impl<W: Word> Worker<W> {
         }
     }
 
+    /// Whether the quiet move `m`, just made, keeps its piece by exchange (SEE of the
+    /// position before it is not negative).
     fn safe_check(&self, m: Move) -> bool {
         keeps_piece_after(&self.eval, &self.pos, m)
     }
