@@ -144,8 +144,8 @@ impl<W: Word> Worker<W> {
                     continue;
                 }
             }
+            self.shared.tt.prefetch(self.pos.key_after(m));
             self.pos.make_move(m);
-            self.shared.tt.prefetch(self.pos.key());
             let gives_check = self.pos.gave_check();
             let s = -self.qsearch(-beta, -alpha, ply + 1, qply + 1, gives_check);
             self.pos.unmake_move();
