@@ -60,15 +60,8 @@ impl<W: Word> Worker<W> {
             self.seldepth = 0;
             self.excluded.clear();
             let mut found: Vec<Line> = Vec::with_capacity(lines);
-            // A thread that skipped depths (lazy SMP) searches in a full window: its last
-            // score is two or more plies old, and where the score moved in between (the
-            // Combined Arms start: +6.1 pawns at depth 7, +0.2 at depth 8) a window round it
-            // failed low a dozen times, each a search of the whole depth, whose bounds
-            // helped no other thread.
-            let stale = self.completed.as_ref().is_some_and(|c| c.0 + 1 < depth);
             for k in 0..lines {
                 let prev = self.lines.get(k).map_or(score, |l| l.score);
-                let prev = if stale { None } else { Some(prev) };
                 let s = self.aspiration(depth as i32, prev, depth >= max_depth);
                 if self.stopped {
                     break;
@@ -182,15 +175,12 @@ impl<W: Word> Worker<W> {
         elapsed >= soft.mul_f64(scale * 0.55)
     }
 
-    /// Searches the root to `depth` in windows round `prev` (none: a full window),
-    /// widened until the score falls inside.
-    fn aspiration(&mut self, depth: i32, prev: Option<i32>, last: bool) -> i32 {
+    fn aspiration(&mut self, depth: i32, prev: i32, last: bool) -> i32 {
         let mut delta = 20;
-        let (mut alpha, mut beta) = match prev {
-            Some(p) if depth >= 5 && p.abs() < MATE_BOUND => {
-                ((p - delta).max(-INF), (p + delta).min(INF))
-            }
-            _ => (-INF, INF),
+        let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INF), (prev + delta).min(INF))
+        } else {
+            (-INF, INF)
         };
         // Each fail high in a row searches a ply shallower, two at most (Stockfish's
         // `failedHighCnt`, which has no cap): a score above the window is usually
