@@ -211,9 +211,12 @@ impl<W: Word> Position<W> {
     #[inline(always)]
     pub fn key_after(&self, m: Move) -> u64 {
         let k = self.key ^ ZOBRIST.side;
+        if !m.is_plain() {
+            return k;
+        }
         let (from, to) = (m.from().idx(), m.to().idx());
         let p = self.board[from];
-        if !m.is_plain() || p.is_none() {
+        if p.is_none() {
             return k;
         }
         let c = self.board[to];
