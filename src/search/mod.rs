@@ -34,7 +34,7 @@ use crate::core::moves::{Move, MoveList, MAX_MOVES};
 use crate::eval::{Estimate, Eval, PawnCache};
 use crate::position::Position;
 use crate::tt::{is_stored_move, Bound, NO_EVAL};
-use correction::{pawn_key, Correction};
+use correction::{pawn_key, Correction, Keys};
 use eval_cache::EvalCache;
 use history::{ContIndex, Histories, NO_CONT};
 use ordering::{
@@ -462,15 +462,15 @@ impl<W: Word> Worker<W> {
     /// quiescence's evaluations end so far from the window that mobility, threats and
     /// royal safety (nine tenths of the evaluation's cost) bring back 1 in 5,000 of them
     /// (docs/strength.md).
-    fn evaluate_lazy(&mut self, key: u64, pkey: u64, alpha: i32, beta: i32) -> Estimate {
+    fn evaluate_lazy(&mut self, key: u64, ckeys: &Keys, alpha: i32, beta: i32) -> Estimate {
         let margin = self.shared.lazy_margin;
         if margin == 0 {
-            return self.evaluate_within(key, pkey, i32::MIN, i32::MAX, 0);
+            return self.evaluate_within(key, ckeys.pawns, i32::MIN, i32::MAX, 0);
         }
-        let c = self.corr.get(self.pos.side_to_move(), pkey);
+        let c = self.corr.get(self.pos.side_to_move(), ckeys);
         self.evaluate_within(
             key,
-            pkey,
+            ckeys.pawns,
             alpha.saturating_sub(c),
             beta.saturating_sub(c),
             margin,
@@ -494,14 +494,14 @@ impl<W: Word> Worker<W> {
         e
     }
 
-    /// A static evaluation with this search's correction for its pawn structure (`pkey`);
-    /// `NO_EVAL` stays as it is.
+    /// A static evaluation with this search's correction for its pawn structure and
+    /// pieces (`ckeys`); `NO_EVAL` stays as it is.
     #[inline]
-    fn corrected(&self, raw: i32, pkey: u64) -> i32 {
+    fn corrected(&self, raw: i32, ckeys: &Keys) -> i32 {
         if raw == NO_EVAL {
             return NO_EVAL;
         }
-        let c = self.corr.get(self.pos.side_to_move(), pkey);
+        let c = self.corr.get(self.pos.side_to_move(), ckeys);
         (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 

@@ -10,8 +10,8 @@ use super::ordering::{
 use super::picker::{drop_quiet_non_checks, order_key, pick};
 use super::threats::Threats;
 use super::{
-    correction::pawn_key, score_from_tt, score_to_tt, tt_cuts, Worker, INF, MATE, MATE_BOUND,
-    MAX_PLY,
+    correction::{pawn_key, Keys},
+    score_from_tt, score_to_tt, tt_cuts, Worker, INF, MATE, MATE_BOUND, MAX_PLY,
 };
 use crate::core::geometry::Word;
 use crate::core::moves::{Move, MoveKind, Piece, MAX_MOVES};
@@ -121,6 +121,11 @@ impl<W: Word> Worker<W> {
         }
         let us = self.pos.side_to_move();
         let pkey = if in_check { 0 } else { pawn_key(&self.pos) };
+        let ckeys = if in_check {
+            Keys::default()
+        } else {
+            Keys::of(&self.pos, pkey)
+        };
         let raw = if in_check {
             NO_EVAL
         } else if tt_eval != NO_EVAL {
@@ -128,7 +133,7 @@ impl<W: Word> Worker<W> {
         } else {
             self.evaluate_cached(key, pkey)
         };
-        let eval = self.corrected(raw, pkey);
+        let eval = self.corrected(raw, &ckeys);
         self.evals[ply] = eval;
         let improving =
             !in_check && ply >= 2 && self.evals[ply - 2] != NO_EVAL && eval > self.evals[ply - 2];
@@ -495,7 +500,7 @@ impl<W: Word> Worker<W> {
                 && !(bound == Bound::Lower && best <= eval)
                 && !(bound == Bound::Upper && best >= eval)
             {
-                self.corr.update(us, pkey, best - eval, depth);
+                self.corr.update(us, &ckeys, best - eval, depth);
             }
         }
         best

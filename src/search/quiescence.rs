@@ -36,19 +36,23 @@ impl<W: Word> Worker<W> {
             tt_eval = h.eval;
             tt_move = h.mv;
         }
-        let pkey = if in_check { 0 } else { pawn_key(&self.pos) };
+        let ckeys = if in_check {
+            Keys::default()
+        } else {
+            Keys::of(&self.pos, pawn_key(&self.pos))
+        };
         let (raw, exact) = if in_check {
             (NO_EVAL, true)
         } else if tt_eval != NO_EVAL {
             (tt_eval, true)
         } else {
-            let e = self.evaluate_lazy(key, pkey, alpha, beta);
+            let e = self.evaluate_lazy(key, &ckeys, alpha, beta);
             (e.value, e.exact)
         };
         let stand = if in_check {
             NO_EVAL
         } else {
-            self.corrected(raw, pkey)
+            self.corrected(raw, &ckeys)
         };
         let mut best = -INF;
         if !in_check {
