@@ -14,7 +14,8 @@ use crate::position::Position;
 const SIZE: usize = 16_384;
 /// Entries hold centipawns times this.
 const GRAIN: i32 = 256;
-/// Largest correction, in centipawns.
+/// Largest correction a table holds, in centipawns (a node's sum of the pawn table's and
+/// half of each colour's can reach twice this).
 const LIMIT: i32 = 128;
 
 /// One thread's correction tables.

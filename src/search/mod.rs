@@ -174,7 +174,8 @@ pub(crate) struct Worker<W: Word> {
     /// reference count touched by every thread would bounce between cores).
     eval: Arc<Eval>,
     hist: Histories,
-    /// What the static evaluation has missed per pawn structure, this search.
+    /// What the static evaluation has missed per pawn structure and per each colour's
+    /// pieces, this search.
     corr: Correction,
     /// Static evaluations of positions seen before.
     eval_cache: EvalCache,
