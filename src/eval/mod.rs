@@ -43,8 +43,8 @@ use crate::core::geometry::{Bitboard, Square, Word, SQUARE_SLOTS};
 use crate::core::moves::{Color, PieceType, MAX_PIECE_TYPES};
 use crate::position::Position;
 use crate::variant::Variant;
+pub use pawns::PawnCache;
 use pawns::PawnFacts;
-pub use pawns::{pawn_key, PawnCache};
 use score::{blend, Score};
 pub use weights::{Layout, Weights};
 
@@ -314,7 +314,7 @@ impl Eval {
     }
 
     /// [`Eval::evaluate`], with the pawn facts of `pos` (pawn key `key`, see
-    /// [`pawn_key`]) taken from `cache` when it holds them.
+    /// [`Position::pawn_key`]) taken from `cache` when it holds them.
     pub fn evaluate_cached<W: Word>(
         &self,
         pos: &Position<W>,
@@ -925,7 +925,7 @@ mod tests {
         let mut estimates = 0;
         crate::testing::seeded_games(60, 0x1A2B_3C4D_5E6F_7081, start, |s, name, ply, p| {
             let (e, cache) = s;
-            let key = pawn_key(p);
+            let key = p.pawn_key();
             let at = format!("{name}, ply {ply}: {}", p.fen());
             let full = e.evaluate(p);
             // A window the cheap part is always above: it comes back alone.

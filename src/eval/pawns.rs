@@ -14,35 +14,10 @@ pub const CACHED_TYPES: usize = 2;
 /// Entries of a thread's cache (a power of two).
 const SIZE: usize = 2048;
 
-/// A key of the squares the pawn-rule pieces of each colour stand on.
-#[inline]
-pub fn pawn_key<W: Word>(pos: &Position<W>) -> u64 {
-    let mut m = pos.variant().pawn_mask;
-    let mut h = 0x243F_6A88_85A3_08D3u64;
-    while m != 0 {
-        let t = m.trailing_zeros() as u8;
-        m &= m - 1;
-        for c in Color::BOTH {
-            // Hashed from the u128 so that a board keys alike in either word.
-            let b = pos.pieces(t, c).wide().0;
-            h = mix(h ^ b as u64) ^ mix((b >> 64) as u64 ^ c.idx() as u64);
-        }
-    }
-    h
-}
-
-/// SplitMix64's finaliser: every input bit moves every output bit.
-#[inline(always)]
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// One pawn structure's facts, per side.
 #[derive(Clone, Copy, Default)]
 pub struct PawnFacts<W: Word> {
-    /// The structure's [`pawn_key`]; 0 marks an empty cache entry.
+    /// The structure's [`Position::pawn_key`]; 0 marks an empty cache entry.
     key: u64,
     /// Every pawn-rule piece.
     pub pawns: [Bitboard<W>; 2],
@@ -208,7 +183,7 @@ mod tests {
         let start = |v: &_| (Eval::new(v), PawnCache::<u128>::default());
         crate::testing::seeded_games(120, 0x9E37_79B9_7F4A_7C15, start, |s, name, ply, pos| {
             let (e, cache) = s;
-            let key = pawn_key(pos);
+            let key = pos.pawn_key();
             // Twice: once finding the facts, once reading them back.
             for _ in 0..2 {
                 assert_eq!(

@@ -111,6 +111,7 @@ impl Position {
             )));
         }
         pos.key = pos.compute_key();
+        pos.material = pos.compute_material();
         pos.validate().map_err(fail)?;
         Ok(pos)
     }

@@ -12,6 +12,9 @@ pub enum InvariantError {
     /// The incremental key drifted from the computed one.
     #[error("incremental key {0:#x} differs from the computed {1:#x}")]
     Key(u64, u64),
+    /// A material key (the pawn key or a colour's piece key) drifted from the computed one.
+    #[error("incremental material keys {0:x?} differ from the computed {1:x?}")]
+    Material([u64; 3], [u64; 3]),
     /// The piece array and the planes disagree on a square.
     #[error("square {0}: the piece array and the occupancy planes disagree")]
     Planes(String),
@@ -32,6 +35,10 @@ impl Position {
         let computed = self.compute_key();
         if computed != self.key {
             return Err(InvariantError::Key(self.key, computed));
+        }
+        let material = self.compute_material();
+        if material != self.material {
+            return Err(InvariantError::Material(self.material, material));
         }
         let bd = &self.v.board;
         let name = |i: usize| bd.square_name(Square(i as u8));

@@ -1,5 +1,6 @@
-//! The game state: bitboard planes, mailbox, hands, rights, clocks and Zobrist key,
-//! with make/unmake. Move generation lives in `movegen`, FEN in `fen`.
+//! The game state: bitboard planes, mailbox, hands, rights, clocks and Zobrist keys
+//! (the position's, and its material's by group for the search's caches and
+//! corrections), with make/unmake. Move generation lives in `movegen`, FEN in `fen`.
 
 pub mod fen;
 pub mod invariants;
@@ -64,8 +65,16 @@ pub struct Position<W: Word = u128> {
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
     pub(crate) key: u64,
+    /// Zobrist keys of the material by group, kept with `key`: White's pieces other than
+    /// pawn-rule ones with White's hand, the same for Black, and both colours' pawn-rule
+    /// pieces (see [`Position::pawn_key`], [`Position::piece_keys`]).
+    pub(crate) material: [u64; 3],
     pub(crate) history: Vec<Undo<W>>,
 }
+
+/// The pawn-rule pieces' key of an empty board: not 0, which marks an empty pawn-cache
+/// entry, so that a pawnless position's structure is cached too.
+const PAWN_KEY_SEED: u64 = 0x243F_6A88_85A3_08D3;
 
 impl<W: Word> Position<W> {
     /// An empty board of `v`, White to move; the FEN parser fills it.
@@ -85,6 +94,7 @@ impl<W: Word> Position<W> {
             halfmove: 0,
             fullmove: 1,
             key: 0,
+            material: [0, 0, PAWN_KEY_SEED],
             history: Vec::with_capacity(256),
         }
     }
@@ -130,6 +140,7 @@ impl<W: Word> Position<W> {
             halfmove: self.halfmove,
             fullmove: self.fullmove,
             key: self.key,
+            material: self.material,
             history,
         }
     }
@@ -201,6 +212,19 @@ impl<W: Word> Position<W> {
     #[inline(always)]
     pub fn key(&self) -> u64 {
         self.key
+    }
+
+    /// The key of the pawn-rule pieces of both colours and their squares (never 0): what
+    /// the pawn-structure caches and corrections are found by.
+    #[inline(always)]
+    pub fn pawn_key(&self) -> u64 {
+        self.material[2]
+    }
+
+    /// Per colour, the key of its pieces other than pawn-rule ones, with its hand.
+    #[inline(always)]
+    pub fn piece_keys(&self) -> [u64; 2] {
+        [self.material[0], self.material[1]]
     }
 
     /// A guess at the key after `m`, for prefetching the table before the move is made:
@@ -302,12 +326,24 @@ impl<W: Word> Position<W> {
         bb & self.by_color[c.idx()]
     }
 
+    /// Which [`Position::material`] key a piece's square key goes into.
+    #[inline(always)]
+    fn group(&self, p: Piece) -> usize {
+        if self.v.pawn_mask >> p.kind() & 1 != 0 {
+            2
+        } else {
+            p.color().idx()
+        }
+    }
+
     #[inline(always)]
     pub(crate) fn put(&mut self, p: Piece, sq: Square) {
         self.board[sq.idx()] = p;
         self.by_color[p.color().idx()].set(sq);
         self.by_type[p.kind() as usize].set(sq);
-        self.key ^= ZOBRIST.piece[p.idx()][sq.idx()];
+        let z = ZOBRIST.piece[p.idx()][sq.idx()];
+        self.key ^= z;
+        self.material[self.group(p)] ^= z;
         let code = self.v.stack_code[p.kind() as usize];
         if code != 0 {
             stacking::stamp(&mut self.stacks, sq, code);
@@ -320,7 +356,9 @@ impl<W: Word> Position<W> {
         self.board[sq.idx()] = Piece::NONE;
         self.by_color[p.color().idx()].clear(sq);
         self.by_type[p.kind() as usize].clear(sq);
-        self.key ^= ZOBRIST.piece[p.idx()][sq.idx()];
+        let z = ZOBRIST.piece[p.idx()][sq.idx()];
+        self.key ^= z;
+        self.material[self.group(p)] ^= z;
         let code = self.v.stack_code[p.kind() as usize];
         if code != 0 {
             stacking::erase(&mut self.stacks, sq, code);
@@ -336,7 +374,13 @@ impl<W: Word> Position<W> {
         self.by_type[old.kind() as usize].clear(sq);
         self.by_type[p.kind() as usize].set(sq);
         self.board[sq.idx()] = p;
-        self.key ^= ZOBRIST.piece[old.idx()][sq.idx()] ^ ZOBRIST.piece[p.idx()][sq.idx()];
+        let (zo, zn) = (
+            ZOBRIST.piece[old.idx()][sq.idx()],
+            ZOBRIST.piece[p.idx()][sq.idx()],
+        );
+        self.key ^= zo ^ zn;
+        self.material[self.group(old)] ^= zo;
+        self.material[self.group(p)] ^= zn;
     }
 
     #[inline(always)]
@@ -347,7 +391,9 @@ impl<W: Word> Position<W> {
     pub(crate) fn add_to_hand(&mut self, c: Color, t: PieceType, delta: i32) {
         let n = self.hands[c.idx()][t as usize];
         let m = (n as i32 + delta).clamp(0, 255) as u8;
-        self.key ^= Self::hand_key(c, t, n) ^ Self::hand_key(c, t, m);
+        let z = Self::hand_key(c, t, n) ^ Self::hand_key(c, t, m);
+        self.key ^= z;
+        self.material[c.idx()] ^= z;
         self.hands[c.idx()][t as usize] = m;
     }
 
@@ -402,6 +448,21 @@ impl<W: Word> Position<W> {
             k ^= ZOBRIST.side;
         }
         k
+    }
+
+    /// [`Position::material`] computed from scratch (the FEN reader's, and the invariants').
+    pub fn compute_material(&self) -> [u64; 3] {
+        let mut m = [0, 0, PAWN_KEY_SEED];
+        for sq in self.occupied().iter() {
+            let p = self.board[sq.idx()];
+            m[self.group(p)] ^= ZOBRIST.piece[p.idx()][sq.idx()];
+        }
+        for c in Color::BOTH {
+            for t in 0..self.v.pieces.len() {
+                m[c.idx()] ^= Self::hand_key(c, t as PieceType, self.hands[c.idx()][t]);
+            }
+        }
+        m
     }
 
     /// Plays a move, which must be legal (from `legal_moves` or `parse_move`).

@@ -35,57 +35,25 @@ impl Default for Correction {
     }
 }
 
-pub use crate::eval::pawn_key;
-
-/// What a node's corrections are looked up by: its pawn key and each colour's
-/// [`piece_keys`].
+/// What a node's corrections are looked up by: its [`Position::pawn_key`] and
+/// [`Position::piece_keys`], which `make_move` keeps up to date.
 #[derive(Clone, Copy, Default)]
 pub struct Keys {
-    /// [`pawn_key`].
+    /// [`Position::pawn_key`].
     pub pawns: u64,
-    /// [`piece_keys`].
+    /// [`Position::piece_keys`].
     pub pieces: [u64; 2],
 }
 
 impl Keys {
-    /// The keys of `pos` (pawn key `pawns`, computed by the caller for the evaluation).
+    /// The keys of `pos`.
     #[inline]
-    pub fn of<W: Word>(pos: &Position<W>, pawns: u64) -> Keys {
+    pub fn of<W: Word>(pos: &Position<W>) -> Keys {
         Keys {
-            pawns,
-            pieces: piece_keys(pos),
+            pawns: pos.pawn_key(),
+            pieces: pos.piece_keys(),
         }
     }
-}
-
-/// Per colour, a key of its pieces that are not pawn-rule pieces, with its hand.
-pub fn piece_keys<W: Word>(pos: &Position<W>) -> [u64; 2] {
-    let v = pos.variant();
-    let mut types = ((1u64 << v.pieces.len()) - 1) & !(v.pawn_mask as u64);
-    let mut h = [0x1319_8A2E_0370_7344u64, 0xA409_3822_299F_31D0u64];
-    while types != 0 {
-        let t = types.trailing_zeros() as u8;
-        types &= types - 1;
-        for c in Color::BOTH {
-            let b = pos.pieces(t, c).wide().0;
-            h[c.idx()] = fold(fold(h[c.idx()], b as u64), (b >> 64) as u64);
-        }
-    }
-    for c in Color::BOTH {
-        if pos.has_hand(c) {
-            for t in 0..v.pieces.len() {
-                h[c.idx()] = fold(h[c.idx()], pos.hand(c, t as u8) as u64);
-            }
-        }
-    }
-    h
-}
-
-/// One word into a running key. The multiplication carries every bit of `x` upwards
-/// and the rotation brings the well-mixed high bits down, where the index is read.
-#[inline(always)]
-fn fold(h: u64, x: u64) -> u64 {
-    (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29)
 }
 
 /// The entry of side `c` for pawn key `key`.
@@ -160,19 +128,21 @@ mod tests {
     #[test]
     fn the_key_follows_the_pawns_only() {
         let v = registry::get("chess").unwrap();
-        let at = |fen: &str| pawn_key(&Position::from_fen(&v, fen).unwrap());
+        let at = |fen: &str| Position::from_fen(&v, fen).unwrap().pawn_key();
         let base = at("4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1");
         // A king step leaves it; a pawn step or a pawn of the other colour changes it.
         assert_eq!(base, at("3k4/pp6/8/8/8/8/PP6/4K3 w - - 0 1"));
         assert_ne!(base, at("4k3/pp6/8/8/8/P7/1P6/4K3 w - - 0 1"));
         assert_ne!(base, at("4k3/PP6/8/8/8/8/pp6/4K3 w - - 0 1"));
+        // No pawns is a structure too, not the pawn cache's mark of an empty entry.
+        assert_ne!(at("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), 0);
     }
 
     #[test]
     fn each_colours_piece_key_follows_its_own_pieces_and_hand_only() {
         let at = |game: &str, fen: &str| {
             let v = registry::get(game).unwrap();
-            piece_keys(&Position::from_fen(&v, fen).unwrap())
+            Position::from_fen(&v, fen).unwrap().piece_keys()
         };
         let base = at("chess", "4k3/pp2n3/8/8/8/8/PP2N3/4K3 w - - 0 1");
         // A pawn step or the side to move changes neither key.

@@ -34,7 +34,7 @@ use crate::core::moves::{Move, MoveList, MAX_MOVES};
 use crate::eval::{Estimate, Eval, PawnCache};
 use crate::position::Position;
 use crate::tt::{is_stored_move, Bound, NO_EVAL};
-use correction::{pawn_key, Correction, Keys};
+use correction::{Correction, Keys};
 use eval_cache::EvalCache;
 use history::{ContIndex, Histories, NO_CONT};
 use ordering::{

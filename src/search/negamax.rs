@@ -10,8 +10,7 @@ use super::ordering::{
 use super::picker::{drop_quiet_non_checks, order_key, pick};
 use super::threats::Threats;
 use super::{
-    correction::{pawn_key, Keys},
-    score_from_tt, score_to_tt, tt_cuts, Worker, INF, MATE, MATE_BOUND, MAX_PLY,
+    correction::Keys, score_from_tt, score_to_tt, tt_cuts, Worker, INF, MATE, MATE_BOUND, MAX_PLY,
 };
 use crate::core::geometry::Word;
 use crate::core::moves::{Move, MoveKind, Piece, MAX_MOVES};
@@ -120,18 +119,17 @@ impl<W: Word> Worker<W> {
             }
         }
         let us = self.pos.side_to_move();
-        let pkey = if in_check { 0 } else { pawn_key(&self.pos) };
         let ckeys = if in_check {
             Keys::default()
         } else {
-            Keys::of(&self.pos, pkey)
+            Keys::of(&self.pos)
         };
         let raw = if in_check {
             NO_EVAL
         } else if tt_eval != NO_EVAL {
             tt_eval
         } else {
-            self.evaluate_cached(key, pkey)
+            self.evaluate_cached(key, ckeys.pawns)
         };
         let eval = self.corrected(raw, &ckeys);
         self.evals[ply] = eval;

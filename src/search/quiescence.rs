@@ -39,7 +39,7 @@ impl<W: Word> Worker<W> {
         let ckeys = if in_check {
             Keys::default()
         } else {
-            Keys::of(&self.pos, pawn_key(&self.pos))
+            Keys::of(&self.pos)
         };
         let (raw, exact) = if in_check {
             (NO_EVAL, true)
