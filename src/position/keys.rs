@@ -115,15 +115,10 @@ impl<W: Word> Position<W> {
 
     /// The key computed from scratch (tests compare it with the incremental one).
     pub fn compute_key(&self) -> u64 {
-        let mut k = 0u64;
-        for sq in self.occupied().iter() {
-            k ^= ZOBRIST.piece[self.board[sq.idx()].idx()][sq.idx()];
-        }
-        for c in Color::BOTH {
-            for t in 0..self.v.pieces.len() {
-                k ^= Self::hand_key(c, t as PieceType, self.hands[c.idx()][t]);
-            }
-        }
+        // The pieces' and hands' part is the three material keys together, less the
+        // pawn key's seed.
+        let [white, black, pawns] = self.compute_material();
+        let mut k = white ^ black ^ pawns ^ PAWN_KEY_SEED;
         k ^= ZOBRIST.castling[self.castling as usize];
         for s in self.castle_rooks.iter() {
             k ^= ZOBRIST.castle_square[s.idx()];
