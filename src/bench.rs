@@ -136,34 +136,49 @@ pub fn run(
     depth: u32,
     threads: usize,
     hash_mb: usize,
+    each: impl FnMut(&BenchLine),
+) -> Result<BenchResult, BenchError> {
+    let mut all = Vec::new();
+    for v in variants {
+        all.extend(positions(v)?);
+    }
+    run_positions(&all, depth, threads, hash_mb, each)
+}
+
+/// Searches `positions` (of any variants) to `depth` with a fresh table each, calling
+/// `each` after every position: `bench --fen` times one position this way.
+pub fn run_positions(
+    positions: &[Position],
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
     mut each: impl FnMut(&BenchLine),
 ) -> Result<BenchResult, BenchError> {
     let mut engine = Engine::try_new(threads, hash_mb)?;
     let mut lines = Vec::new();
     let mut search_ms = 0f64;
-    for v in variants {
+    for pos in positions {
+        let v = pos.variant();
         // The variant's evaluation is built before any clock starts, as the table is
         // cleared: the time is the searches', not the set-up's.
         engine.eval_for(v);
-        for pos in positions(v)? {
-            engine.clear();
-            let t0 = Instant::now();
-            let r = engine.search(&pos, Limits::depth(depth), Box::new(|_| {}));
-            let secs = t0.elapsed().as_secs_f64();
-            search_ms += secs * 1000.0;
-            let line = BenchLine {
-                variant: v.name.clone(),
-                fen: pos.fen(),
-                nodes: r.nodes,
-                ms: (secs * 1000.0).round() as u64,
-                bestmove: r
-                    .best
-                    .map_or("(none)".to_string(), |m| pos.move_to_string(m)),
-                score: r.score,
-            };
-            each(&line);
-            lines.push(line);
-        }
+        engine.clear();
+        let t0 = Instant::now();
+        let r = engine.search(pos, Limits::depth(depth), Box::new(|_| {}));
+        let secs = t0.elapsed().as_secs_f64();
+        search_ms += secs * 1000.0;
+        let line = BenchLine {
+            variant: v.name.clone(),
+            fen: pos.fen(),
+            nodes: r.nodes,
+            ms: (secs * 1000.0).round() as u64,
+            bestmove: r
+                .best
+                .map_or("(none)".to_string(), |m| pos.move_to_string(m)),
+            score: r.score,
+        };
+        each(&line);
+        lines.push(line);
     }
     let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
     let ms = search_ms.round() as u64;

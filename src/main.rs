@@ -97,7 +97,8 @@ enum Cmd {
     Merge(tenfold::merge::MergeArgs),
     /// Search the position: UCI-style info lines, then the best move.
     Search(search::report::SearchArgs),
-    /// Search a fixed position set to a fixed depth; prints `<nodes> nodes <nps> nps` last.
+    /// Search a fixed position set (or the --fen position) to a fixed depth; prints
+    /// `<nodes> nodes <nps> nps` last.
     Bench(bench::BenchArgs),
     /// Self-play games for tuning: one `FEN | score | result` line per quiet position.
     Datagen(tenfold::datagen::DatagenArgs),
@@ -151,6 +152,18 @@ fn run(cli: Cli) -> Result<(), Fail> {
     let c = &cli.common;
     if let Some(path) = &c.variant_file {
         registry::load_file(path)?;
+    }
+    if c.fen.is_some() || c.moves.is_some() {
+        if let Some(name) = ignores_position(cli.cmd.as_ref()) {
+            return Err(usage(format!(
+                "--fen and --moves do not apply to {name}{}",
+                if name == "`match`" {
+                    " (its games start from --openings FILE)"
+                } else {
+                    ""
+                }
+            )));
+        }
     }
     let Some(cmd) = cli.cmd else {
         tenfold::protocol::auto();
@@ -241,6 +254,26 @@ fn builtins() -> Result<Vec<Arc<Variant>>, Fail> {
     inspect::builtins().map_err(|e| Fail(1, e.to_string()))
 }
 
+/// The command's name when it has no position to start from: --fen or --moves given to
+/// it would be dropped without a word, so they are refused instead.
+fn ignores_position(cmd: Option<&Cmd>) -> Option<&'static str> {
+    Some(match cmd {
+        None => "the protocol loop",
+        Some(Cmd::Uci) => "`uci`",
+        Some(Cmd::Xboard) => "`xboard`",
+        Some(Cmd::Variants) => "`variants`",
+        Some(Cmd::Match(_)) => "`match`",
+        Some(Cmd::Merge(_)) => "`merge`",
+        Some(Cmd::Pgn(_)) => "`pgn`",
+        Some(Cmd::Datagen(_)) => "`datagen`",
+        Some(Cmd::Label(_)) => "`label`",
+        Some(Cmd::Tune(_)) => "`tune`",
+        Some(Cmd::Perft(a)) if a.suite.is_some() => "`perft --suite`",
+        Some(Cmd::Describe(a)) if a.from.is_none() => "`describe` without --from",
+        Some(_) => return None,
+    })
+}
+
 /// The position the common options describe.
 fn position(c: &Common) -> Result<Position, Fail> {
     Ok(inspect::position(
@@ -323,17 +356,19 @@ fn bench(c: &Common, a: &bench::BenchArgs) -> Result<(), Fail> {
         return Err(usage("--depth, --threads and --hash must be at least 1"));
     }
     threads(a.threads)?;
-    // Every built-in unless a variant was named.
-    let list = if c.variant_typed {
-        vec![variant(c)?]
-    } else {
-        builtins()?
-    };
-    let r = bench::run(&list, a.depth, a.threads, a.hash, |l| {
+    let each = |l: &bench::BenchLine| {
         if !c.json {
             out!("{}", l.text());
         }
-    })
+    };
+    // The position given, or the bench set of every built-in unless a variant was named.
+    let r = if c.fen.is_some() || c.moves.is_some() {
+        bench::run_positions(&[position(c)?], a.depth, a.threads, a.hash, each)
+    } else if c.variant_typed {
+        bench::run(&[variant(c)?], a.depth, a.threads, a.hash, each)
+    } else {
+        bench::run(&builtins()?, a.depth, a.threads, a.hash, each)
+    }
     .map_err(|e| match e {
         // A table size is what the user typed; a bench FEN that fails is a broken table.
         bench::BenchError::Hash(_) => usage(e),

@@ -493,3 +493,48 @@ fn an_endless_pgn_or_openings_file_is_refused() {
     );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+/// `bench --fen` times the position given, not the variant's set: one line for it, and
+/// with one thread the same nodes as a fresh `search` to that depth.
+#[test]
+fn bench_with_a_fen_searches_that_position_only() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let (code, out, err) = tenfold(&["bench", "--depth", "5", "--fen", fen]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("chess")).collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].ends_with(fen), "{out}");
+    let (_, bench, _) = tenfold(&["bench", "--depth", "5", "--fen", fen, "--json"]);
+    let (_, search, _) = tenfold(&["search", "--depth", "5", "--fen", fen, "--json"]);
+    assert_eq!(json(&bench)["nodes"], json(&search)["nodes"]);
+    // --moves alone starts from the variant's start position.
+    let (code, out, err) = tenfold(&["bench", "--depth", "3", "--moves", "e2e4"]);
+    assert_eq!(code, 0, "{err}");
+    let line = out.lines().find(|l| l.starts_with("chess")).unwrap();
+    assert!(line.contains("/4P3/8/PPPP1PPP/RNBQKBNR b KQkq "), "{out}");
+}
+
+/// Bad input is refused, not dropped: a command that starts from no position says so
+/// when given --fen or --moves.
+#[test]
+fn commands_without_a_position_refuse_fen_and_moves() {
+    for args in [
+        vec!["variants", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"],
+        vec!["uci", "--moves", "e2e4"],
+        vec!["perft", "--suite", "x.epd", "--moves", "e2e4"],
+        vec![
+            "match",
+            "--engine",
+            "name=a,cmd=/bin/true",
+            "--moves",
+            "e2e4",
+        ],
+        vec!["describe", "N", "--moves", "e2e4"],
+    ] {
+        let (code, out, err) = tenfold(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("do not apply to"), "{args:?}: {err}");
+    }
+}
