@@ -532,11 +532,27 @@ fn uci_stop_in_a_crowded_position_is_answered_within_50_ms() {
     s.quit("quit");
 }
 
+/// UCI: "searchmoves <move1> .... <movei>: restrict search to this moves only". A word in
+/// the list that is no legal move is named as such, and the legal ones still hold.
+#[test]
+fn uci_searchmoves_names_a_move_it_cannot_play() {
+    let mut s = Session::uci();
+    s.send("position startpos");
+    s.send("go depth 3 searchmoves a2a3 a1a1 depth 2");
+    let e = s.expect("info string error searchmoves: ");
+    assert!(e.contains("a1a1"), "{e}");
+    s.expect("bestmove a2a3");
+    s.quit("quit");
+}
+
 #[test]
 fn uci_threads_past_the_machine_are_refused() {
     let mut s = Session::uci();
     s.send("setoption name Threads value 10000");
     s.expect("info string error Threads: 10000 threads is more than this machine runs");
+    // None at all is refused too, and said so.
+    s.send("setoption name Threads value 0");
+    s.expect("info string error Threads: 0 threads is too few: at least 1 searches");
     s.quit("quit");
 }
 

@@ -314,6 +314,21 @@ impl Uci {
     }
 
     fn go(&mut self, parts: &[&str]) {
+        /// The words `go` takes, which end a `searchmoves` list.
+        const GO_KEYWORDS: [&str; 12] = [
+            "wtime",
+            "btime",
+            "winc",
+            "binc",
+            "movestogo",
+            "movetime",
+            "depth",
+            "nodes",
+            "mate",
+            "infinite",
+            "ponder",
+            "searchmoves",
+        ];
         let mut l = Limits::default();
         let num = |i: usize| parts.get(i + 1).and_then(|s| s.parse::<i64>().ok());
         let mut i = 1;
@@ -355,10 +370,12 @@ impl Uci {
                 }
                 "searchmoves" => {
                     i += 1;
-                    while i < parts.len() {
+                    // The moves run to the next keyword; a word there that is no legal
+                    // move is named, not taken for an unknown keyword.
+                    while i < parts.len() && !GO_KEYWORDS.contains(&parts[i]) {
                         match self.pos.parse_move(parts[i]) {
                             Ok(m) => l.searchmoves.push(m),
-                            Err(_) => break,
+                            Err(e) => self.error(format!("searchmoves: {e}")),
                         }
                         i += 1;
                     }

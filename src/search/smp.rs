@@ -41,10 +41,19 @@ pub fn max_threads() -> usize {
         .clamp(1, MAX_THREADS)
 }
 
-/// A thread count the machine cannot run.
+/// A thread count the machine cannot run: none, or more than [`max_threads`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0} threads is more than this machine runs (1..={max})", max = max_threads())]
+#[error("{} threads is {}", .0, too_many_or_few(*.0))]
 pub struct ThreadsError(pub usize);
+
+/// Why `n` threads cannot run (a count outside `1..=max_threads()`).
+fn too_many_or_few(n: usize) -> String {
+    if n == 0 {
+        "too few: at least 1 searches".to_string()
+    } else {
+        format!("more than this machine runs (1..={})", max_threads())
+    }
+}
 
 /// The thread count itself when it is in `1..=max_threads()`.
 pub fn check_threads(n: usize) -> Result<usize, ThreadsError> {
