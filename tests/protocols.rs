@@ -532,6 +532,27 @@ fn uci_stop_in_a_crowded_position_is_answered_within_50_ms() {
     s.quit("quit");
 }
 
+/// `go perft N` as Stockfish answers it: the start position's 20 moves with their counts
+/// at depth 3 (e2e4: 600; 8,902 in all, the published perft), then the loop goes on.
+#[test]
+fn uci_go_perft_divides_like_stockfish() {
+    let mut s = Session::uci();
+    s.send("position startpos");
+    s.send("go perft 3");
+    assert_eq!(s.expect("e2e4: "), "e2e4: 600");
+    assert_eq!(s.expect("Nodes searched: "), "Nodes searched: 8902");
+    s.send("setoption name UCI_Variant value grand");
+    s.send("position startpos moves e3e4");
+    s.send("go perft 2");
+    // Fairy-Stockfish's count for the same position.
+    assert_eq!(s.expect("Nodes searched: "), "Nodes searched: 4612");
+    s.send("go perft x");
+    s.expect("info string error go perft needs a depth");
+    s.send("isready");
+    s.expect("readyok");
+    s.quit("quit");
+}
+
 /// UCI: "searchmoves <move1> .... <movei>: restrict search to this moves only". A word in
 /// the list that is no legal move is named as such, and the legal ones still hold.
 #[test]

@@ -129,6 +129,10 @@ impl Uci {
                 self.stop();
                 self.position(&parts);
             }
+            "go" if parts.get(1) == Some(&"perft") => {
+                self.stop();
+                self.perft(&parts);
+            }
             "go" => {
                 self.stop();
                 self.go(&parts);
@@ -311,6 +315,30 @@ impl Uci {
             }
         }
         self.pos = p;
+    }
+
+    /// `go perft N`, as Stockfish answers it (perft tools drive engines this way): each
+    /// legal move with its count at depth N, sorted, then `Nodes searched: total`. It
+    /// counts on the engine's threads and answers before the next command is read.
+    fn perft(&mut self, parts: &[&str]) {
+        let Some(depth) = parts.get(2).and_then(|d| d.parse::<u32>().ok()) else {
+            return self.error("go perft needs a depth (a whole number)");
+        };
+        let how = crate::perft::Counting {
+            threads: self.engine.threads(),
+            table: None,
+        };
+        let mut total = 0;
+        if depth == 0 {
+            total = 1;
+        } else {
+            for (m, n) in crate::perft::divide(&self.pos, depth, &how, None) {
+                self.out.line(&format!("{m}: {n}"));
+                total += n;
+            }
+        }
+        self.out.line("");
+        self.out.line(&format!("Nodes searched: {total}"));
     }
 
     fn go(&mut self, parts: &[&str]) {
