@@ -155,14 +155,7 @@ fn run(cli: Cli) -> Result<(), Fail> {
     }
     if c.fen.is_some() || c.moves.is_some() {
         if let Some(name) = ignores_position(cli.cmd.as_ref()) {
-            return Err(usage(format!(
-                "--fen and --moves do not apply to {name}{}",
-                if name == "`match`" {
-                    " (its games start from --openings FILE)"
-                } else {
-                    ""
-                }
-            )));
+            return Err(usage(format!("--fen and --moves do not apply to {name}")));
         }
     }
     let Some(cmd) = cli.cmd else {
@@ -254,15 +247,16 @@ fn builtins() -> Result<Vec<Arc<Variant>>, Fail> {
     inspect::builtins().map_err(|e| Fail(1, e.to_string()))
 }
 
-/// The command's name when it has no position to start from: --fen or --moves given to
-/// it would be dropped without a word, so they are refused instead.
+/// The command's name (and where its positions come from instead, if anywhere) when it
+/// has no position to start from: --fen or --moves given to it would be dropped without
+/// a word, so they are refused instead.
 fn ignores_position(cmd: Option<&Cmd>) -> Option<&'static str> {
     Some(match cmd {
         None => "the protocol loop",
         Some(Cmd::Uci) => "`uci`",
         Some(Cmd::Xboard) => "`xboard`",
         Some(Cmd::Variants) => "`variants`",
-        Some(Cmd::Match(_)) => "`match`",
+        Some(Cmd::Match(_)) => "`match` (its games start from --openings FILE)",
         Some(Cmd::Merge(_)) => "`merge`",
         Some(Cmd::Pgn(_)) => "`pgn`",
         Some(Cmd::Datagen(_)) => "`datagen`",

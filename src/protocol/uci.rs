@@ -328,17 +328,13 @@ impl Uci {
             threads: self.engine.threads(),
             table: None,
         };
-        let mut total = 0;
-        if depth == 0 {
-            total = 1;
-        } else {
-            for (m, n) in crate::perft::divide(&self.pos, depth, &how, None) {
-                self.out.line(&format!("{m}: {n}"));
-                total += n;
-            }
+        // Depth 0 has no root moves to divide by: its count is the position itself.
+        let count = crate::perft::Count::run(&self.pos, depth, depth > 0, &how, None);
+        for (m, n) in count.divide.iter().flatten() {
+            self.out.line(&format!("{m}: {n}"));
         }
         self.out.line("");
-        self.out.line(&format!("Nodes searched: {total}"));
+        self.out.line(&format!("Nodes searched: {}", count.nodes));
     }
 
     fn go(&mut self, parts: &[&str]) {
