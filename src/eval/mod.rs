@@ -9,8 +9,8 @@
 //!   where a piece reaches most squares, how far a pawn has come, and where a royal hides.
 //! - **mobility** per type: squares attacked or reachable, not holding an own piece,
 //!   against the type's average.
-//! - **pawn structure** for pawn-rule pieces: passed (by relative rank), doubled,
-//!   isolated, connected, backward.
+//! - **pawn structure** for pawn-rule pieces: passed (by relative rank, and how free
+//!   its way ahead is of enemy reach), doubled, isolated, connected, backward.
 //! - **threats**: pieces attacked by a cheaper piece, pieces attacked and undefended, and
 //!   pieces a pawn-rule piece would attack after a safe step.
 //! - **royal danger** (middlegame): attacks on the squares around a royal, weighted per
@@ -163,6 +163,14 @@ pub struct Eval {
 
 /// The endgame's full weight in [`Eval::eg_scales`].
 pub const SCALE_FULL: i32 = 64;
+
+/// The passer terms that need every piece's reach ([`Eval::passer_path`]).
+const PASSED_PATH_TERMS: [usize; 4] = [
+    weights::PASSED_SAFE_STOP,
+    weights::PASSED_SAFE_PATH,
+    weights::PASSED_SAFE_SPAN,
+    weights::PASSED_GUARDED_STOP,
+];
 
 impl Eval {
     /// Material value of a piece type (royals 0).
@@ -471,7 +479,9 @@ impl Eval {
         let mut reach_type = [[Bitboard::EMPTY; MAX_PIECE_TYPES]; 2];
         let space_on = self.scalars[weights::SPACE] != (0, 0) || sink.wants_all();
         let push_on = self.scalars[weights::PUSH_THREAT] != (0, 0) || sink.wants_all();
-        let reach_on = weak_on || checks != 0 || space_on || push_on;
+        let path_on =
+            PASSED_PATH_TERMS.iter().any(|&t| self.scalars[t] != (0, 0)) || sink.wants_all();
+        let reach_on = weak_on || checks != 0 || space_on || push_on || path_on;
         let mut reach_all = pawn_att;
         let mut guard = pawn_att;
         for c in Color::BOTH {
@@ -595,6 +605,13 @@ impl Eval {
                 let n = self.push_threats(pos, ci, &royal_sq, &pawns, &pawn_att, &reach_all);
                 if n > 0 {
                     sink.scalar(ci, weights::PUSH_THREAT, n);
+                }
+            }
+        }
+        if path_on {
+            for ci in 0..2 {
+                for sq in f.passed[ci].iter() {
+                    self.passer_path(pos, ci, sq, &reach_all, sink);
                 }
             }
         }
@@ -798,6 +815,46 @@ impl Eval {
         }
         if let Some(k) = royal_sq[1 - ci].iter().next() {
             sink.scalar(ci, weights::PASSED_ENEMY_ROYAL, dist(k) * rank);
+        }
+    }
+
+    /// How free a passed pawn-rule piece of side `ci` on `sq` is to run, once every
+    /// piece's reach is known (Stockfish's passed-pawn ladder): its empty square ahead
+    /// out of the enemy's reach, then the whole file ahead, then the three files ahead
+    /// free of enemy reach and enemy pieces, each a step up; and that square in an own
+    /// piece's reach. Each counts the relative rank, as the passer's other terms do.
+    fn passer_path<W: Word, S: Sink>(
+        &self,
+        pos: &Position<W>,
+        ci: usize,
+        sq: Square,
+        reach_all: &[Bitboard<W>; 2],
+        sink: &mut S,
+    ) {
+        let Some(stop) = self.stop_square::<W>(ci, sq) else {
+            return;
+        };
+        if pos.occupied().has(stop) {
+            return;
+        }
+        let rank = pos
+            .variant()
+            .board
+            .rank_of(Square(self.relative(ci, sq) as u8));
+        if reach_all[ci].has(stop) {
+            sink.scalar(ci, weights::PASSED_GUARDED_STOP, rank);
+        }
+        let unsafe_sq = reach_all[1 - ci] | pos.color_bb(Color::BOTH[1 - ci]);
+        if unsafe_sq.has(stop) {
+            return;
+        }
+        sink.scalar(ci, weights::PASSED_SAFE_STOP, rank);
+        if (self.file_ahead[ci][sq.idx()].narrow() & unsafe_sq).any() {
+            return;
+        }
+        sink.scalar(ci, weights::PASSED_SAFE_PATH, rank);
+        if (self.front_span[ci][sq.idx()].narrow() & unsafe_sq).is_empty() {
+            sink.scalar(ci, weights::PASSED_SAFE_SPAN, rank);
         }
     }
 
@@ -1346,6 +1403,76 @@ mod tests {
                     0,
                     "the long diagonal: above average",
                 ),
+            ],
+        );
+    }
+
+    /// Stockfish's passed-pawn ladder: a passer whose empty square ahead the enemy does
+    /// not reach earns its relative rank once, again where its whole file ahead is free
+    /// of enemy reach and pieces, and again where the three files ahead are; where an
+    /// own piece reaches that square, once more.
+    #[test]
+    fn a_passer_counts_how_free_its_way_ahead_is() {
+        let v = registry::get("chess").unwrap();
+        let term = |k: usize| move |l: &Layout| l.scalar(k);
+        // White's pawn on e5 (relative rank 4); only kings beside it.
+        let (free, king_on_file, king_on_stop, guarded, blocked) = (
+            "7k/8/8/4P3/8/8/8/K7 w - - 0 1",
+            "4k3/8/8/4P3/8/8/8/K7 w - - 0 1",
+            "8/5k2/8/4P3/8/8/8/K7 w - - 0 1",
+            "7k/8/8/3KP3/8/8/8/8 w - - 0 1",
+            "7k/8/4n3/4P3/8/8/8/K7 w - - 0 1",
+        );
+        assert_counts(
+            &v,
+            term(weights::PASSED_SAFE_STOP),
+            &[
+                (free, 4, "nothing reaches e6"),
+                (king_on_file, 4, "the king on e8 reaches e7, not e6"),
+                (king_on_stop, 0, "the king on f7 reaches e6"),
+                (blocked, 0, "a knight stands on e6"),
+                ("7k/8/8/4P3/8/8/8/K7 b - - 0 1", -4, "Black to move"),
+                ("K7/8/8/8/4p3/8/8/7k w - - 0 1", -4, "Black's pawn on e4"),
+            ],
+        );
+        assert_counts(
+            &v,
+            term(weights::PASSED_SAFE_PATH),
+            &[
+                (free, 4, "nothing reaches e6, e7 or e8"),
+                (king_on_file, 0, "the king stands on e8 and reaches e7"),
+                (
+                    "6k1/8/8/4P3/8/8/8/K7 w - - 0 1",
+                    4,
+                    "the king on g8 reaches f7 and f8, beside the file",
+                ),
+            ],
+        );
+        assert_counts(
+            &v,
+            term(weights::PASSED_SAFE_SPAN),
+            &[
+                (free, 4, "nothing reaches d6-f8"),
+                (king_on_file, 0, "the file ahead is not free"),
+                (
+                    "6k1/8/8/4P3/8/8/8/K7 w - - 0 1",
+                    0,
+                    "the king on g8 reaches f7 and f8",
+                ),
+                (
+                    "K7/8/8/8/4p3/8/8/7k w - - 0 1",
+                    -4,
+                    "Black's pawn on e4, nothing near",
+                ),
+            ],
+        );
+        assert_counts(
+            &v,
+            term(weights::PASSED_GUARDED_STOP),
+            &[
+                (guarded, 4, "the king on d5 reaches e6"),
+                (free, 0, "no white piece reaches e6"),
+                ("7k/8/4n3/3KP3/8/8/8/8 w - - 0 1", 0, "e6 is taken"),
             ],
         );
     }

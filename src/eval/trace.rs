@@ -373,6 +373,10 @@ mod tests {
                 (weights::SPACE, (2, 0)),
                 (weights::BACKWARD, (-7, -15)),
                 (weights::PUSH_THREAT, (20, 12)),
+                (weights::PASSED_SAFE_STOP, (3, 9)),
+                (weights::PASSED_SAFE_PATH, (2, 7)),
+                (weights::PASSED_SAFE_SPAN, (4, 11)),
+                (weights::PASSED_GUARDED_STOP, (1, 2)),
             ] {
                 let f = w.layout.scalar(term);
                 w.mg[f] = x.0;

@@ -20,7 +20,7 @@ pub const LIGHT: i32 = 450;
 const TEMPO: i32 = 12;
 
 /// The scalar terms, in their order after the per-type and per-square ones.
-pub const SCALARS: [&str; 17] = [
+pub const SCALARS: [&str; 21] = [
     "tempo",
     "shelter",
     "doubled",
@@ -38,6 +38,10 @@ pub const SCALARS: [&str; 17] = [
     "space",
     "backward",
     "push_threat",
+    "passed_safe_stop",
+    "passed_safe_path",
+    "passed_safe_span",
+    "passed_guarded_stop",
 ];
 /// Index of `tempo` among [`SCALARS`].
 pub const TEMPO_TERM: usize = 0;
@@ -73,6 +77,14 @@ pub const SPACE: usize = 14;
 pub const BACKWARD: usize = 15;
 /// Index of `push_threat` among [`SCALARS`].
 pub const PUSH_THREAT: usize = 16;
+/// Index of `passed_safe_stop` among [`SCALARS`].
+pub const PASSED_SAFE_STOP: usize = 17;
+/// Index of `passed_safe_path` among [`SCALARS`].
+pub const PASSED_SAFE_PATH: usize = 18;
+/// Index of `passed_safe_span` among [`SCALARS`].
+pub const PASSED_SAFE_SPAN: usize = 19;
+/// Index of `passed_guarded_stop` among [`SCALARS`].
+pub const PASSED_GUARDED_STOP: usize = 20;
 
 /// Where each feature sits in the flat weight vectors of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -330,6 +342,10 @@ impl Weights {
             e.space,
             e.backward,
             e.push_threat,
+            e.passed_safe_stop,
+            e.passed_safe_path,
+            e.passed_safe_span,
+            e.passed_guarded_stop,
         ]
         .into_iter()
         .enumerate()

@@ -82,6 +82,21 @@ pub struct EvalFile {
     /// after stepping safely to the empty square ahead of it.
     #[serde(default)]
     pub push_threat: Option<Pair>,
+    /// Per passed pawn-rule piece whose square ahead is empty and out of the enemy's
+    /// reach, times its relative rank.
+    #[serde(default)]
+    pub passed_safe_stop: Option<Pair>,
+    /// The same where no square ahead of it on its file is in the enemy's reach or
+    /// holds an enemy piece (on top of `passed_safe_stop`).
+    #[serde(default)]
+    pub passed_safe_path: Option<Pair>,
+    /// The same for the three files ahead of it (on top of `passed_safe_path`).
+    #[serde(default)]
+    pub passed_safe_span: Option<Pair>,
+    /// Per passed pawn-rule piece whose empty square ahead an own piece reaches, times
+    /// its relative rank.
+    #[serde(default)]
+    pub passed_guarded_stop: Option<Pair>,
     /// Scale the endgame score down for a side ahead with few pawn-rule pieces
     /// (Stockfish's scale factor; fitted weights assume whichever way it was fitted).
     #[serde(default)]
@@ -175,6 +190,14 @@ pub struct EvalTable {
     pub backward: Option<Pair>,
     /// See [`EvalFile::push_threat`].
     pub push_threat: Option<Pair>,
+    /// See [`EvalFile::passed_safe_stop`].
+    pub passed_safe_stop: Option<Pair>,
+    /// See [`EvalFile::passed_safe_path`].
+    pub passed_safe_path: Option<Pair>,
+    /// See [`EvalFile::passed_safe_span`].
+    pub passed_safe_span: Option<Pair>,
+    /// See [`EvalFile::passed_guarded_stop`].
+    pub passed_guarded_stop: Option<Pair>,
     /// See [`EvalFile::endgame_scale`].
     pub endgame_scale: bool,
     /// Per piece type.
@@ -268,6 +291,10 @@ pub fn compile(
         ("space", f.space),
         ("backward", f.backward),
         ("push_threat", f.push_threat),
+        ("passed_safe_stop", f.passed_safe_stop),
+        ("passed_safe_path", f.passed_safe_path),
+        ("passed_safe_span", f.passed_safe_span),
+        ("passed_guarded_stop", f.passed_guarded_stop),
     ];
     for (key, pair) in scalars {
         bounded(&format!("eval.{key}"), pair.iter().flatten())?;
@@ -297,6 +324,10 @@ pub fn compile(
     out.space = f.space;
     out.backward = f.backward;
     out.push_threat = f.push_threat;
+    out.passed_safe_stop = f.passed_safe_stop;
+    out.passed_safe_path = f.passed_safe_path;
+    out.passed_safe_span = f.passed_safe_span;
+    out.passed_guarded_stop = f.passed_guarded_stop;
     out.endgame_scale = f.endgame_scale;
     for (key, pf) in &f.piece {
         let path = format!("eval.piece.{key}");
