@@ -131,19 +131,27 @@ impl Breakdown {
     /// A table of the terms, Stockfish's `eval` layout in pawns (White's view), then the
     /// total for White and for the side to move.
     pub fn text(&self) -> String {
-        let mut s = String::new();
-        s.push_str("        term |     MG      EG |   total\n");
-        s.push_str("-------------+----------------+--------\n");
+        // The name column is as wide as the longest name, so every row's bars line up.
+        let w = self
+            .terms
+            .iter()
+            .map(|t| t.name.len())
+            .max()
+            .unwrap_or(0)
+            .max(12);
+        let rule = format!("{}+----------------+--------\n", "-".repeat(w + 1));
+        let mut s = format!("{:>w$} |     MG      EG |   total\n", "term");
+        s.push_str(&rule);
         for t in &self.terms {
             s.push_str(&format!(
-                "{:>12} | {:>6.2}  {:>6.2} | {:>6.2}\n",
+                "{:>w$} | {:>6.2}  {:>6.2} | {:>6.2}\n",
                 t.name,
                 t.mg / 100.0,
                 t.eg / 100.0,
                 t.total / 100.0
             ));
         }
-        s.push_str("-------------+----------------+--------\n");
+        s.push_str(&rule);
         s.push_str(&format!(
             "phase {:.2} (1 = middlegame), endgame scale {:.2}\nevaluation {:+.2} (White's side), {:+.2} for the side to move\n",
             self.mg_share,
@@ -189,6 +197,15 @@ mod tests {
             assert!(b.terms.iter().any(|t| t.name == "mobility"));
             let text = b.text();
             assert!(text.contains("placement") && text.contains("evaluation"), "{text}");
+            // Long names (`passed_enemy_royal`) widen the column: every bar lines up.
+            let bars: Vec<usize> = text
+                .lines()
+                .filter_map(|l| match l.starts_with('-') {
+                    true => l.find('+'),
+                    false => l.find('|'),
+                })
+                .collect();
+            assert!(bars.len() > 4 && bars.iter().all(|&b| b == bars[0]), "{text}");
         }
     }
 }
