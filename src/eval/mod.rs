@@ -164,7 +164,7 @@ pub struct Eval {
 /// The endgame's full weight in [`Eval::eg_scales`].
 pub const SCALE_FULL: i32 = 64;
 
-/// The passer terms that need every piece's reach ([`Eval::passer_path`]).
+/// The passer terms that need every piece's reach ([`Eval::passer_terms`]).
 const PASSED_PATH_TERMS: [usize; 4] = [
     weights::PASSED_SAFE_STOP,
     weights::PASSED_SAFE_PATH,
@@ -488,11 +488,6 @@ impl Eval {
             let ci = c.idx();
             let own = pos.color_bb(c);
             let enemy_zone = zones[1 - ci];
-            if passer {
-                for sq in f.passed[ci].iter() {
-                    self.passer_terms(pos, occ, ci, sq, &royal_sq, sink);
-                }
-            }
             // The first own royal is the one a piece keeps near (`royal_distance`).
             let home = (distance != 0 && royal_sq[ci].any()).then(|| royal_sq[ci].lsb());
             let mut pawn_slot = 0;
@@ -608,10 +603,12 @@ impl Eval {
                 }
             }
         }
-        if path_on {
+        if passer || path_on {
+            // The ladder's rungs need every piece's reach, known only now.
+            let reach = path_on.then_some(&reach_all);
             for ci in 0..2 {
                 for sq in f.passed[ci].iter() {
-                    self.passer_path(pos, ci, sq, &reach_all, sink);
+                    self.passer_terms(pos, occ, ci, sq, &royal_sq, reach, sink);
                 }
             }
         }
@@ -791,7 +788,12 @@ impl Eval {
     }
 
     /// A passed pawn-rule piece of side `ci` on `sq`: whether the square ahead is taken,
-    /// and how near each side's royal stands to it, weighed by how far the passer has come.
+    /// and how near each side's royal stands to it, weighed by how far the passer has come;
+    /// given every piece's `reach`, how free it is to run (Stockfish's passed-pawn ladder):
+    /// its empty square ahead out of the enemy's reach, then the whole file ahead, then the
+    /// three files ahead free of enemy reach and enemy pieces, each a step up; and that
+    /// square in an own piece's reach. Each rung counts the relative rank.
+    #[allow(clippy::too_many_arguments)]
     fn passer_terms<W: Word, S: Sink>(
         &self,
         pos: &Position<W>,
@@ -799,12 +801,14 @@ impl Eval {
         ci: usize,
         sq: Square,
         royal_sq: &[Bitboard<W>; 2],
+        reach: Option<&[Bitboard<W>; 2]>,
         sink: &mut S,
     ) {
         let Some(stop) = self.stop_square::<W>(ci, sq) else {
             return;
         };
-        if occ.has(stop) {
+        let blocked = occ.has(stop);
+        if blocked {
             sink.scalar(ci, weights::PASSED_BLOCKED, 1);
         }
         let bd = &pos.variant().board;
@@ -816,35 +820,13 @@ impl Eval {
         if let Some(k) = royal_sq[1 - ci].iter().next() {
             sink.scalar(ci, weights::PASSED_ENEMY_ROYAL, dist(k) * rank);
         }
-    }
-
-    /// How free a passed pawn-rule piece of side `ci` on `sq` is to run, once every
-    /// piece's reach is known (Stockfish's passed-pawn ladder): its empty square ahead
-    /// out of the enemy's reach, then the whole file ahead, then the three files ahead
-    /// free of enemy reach and enemy pieces, each a step up; and that square in an own
-    /// piece's reach. Each counts the relative rank, as the passer's other terms do.
-    fn passer_path<W: Word, S: Sink>(
-        &self,
-        pos: &Position<W>,
-        ci: usize,
-        sq: Square,
-        reach_all: &[Bitboard<W>; 2],
-        sink: &mut S,
-    ) {
-        let Some(stop) = self.stop_square::<W>(ci, sq) else {
+        let Some(reach) = reach.filter(|_| !blocked) else {
             return;
         };
-        if pos.occupied().has(stop) {
-            return;
-        }
-        let rank = pos
-            .variant()
-            .board
-            .rank_of(Square(self.relative(ci, sq) as u8));
-        if reach_all[ci].has(stop) {
+        if reach[ci].has(stop) {
             sink.scalar(ci, weights::PASSED_GUARDED_STOP, rank);
         }
-        let unsafe_sq = reach_all[1 - ci] | pos.color_bb(Color::BOTH[1 - ci]);
+        let unsafe_sq = reach[1 - ci] | pos.color_bb(Color::BOTH[1 - ci]);
         if unsafe_sq.has(stop) {
             return;
         }
