@@ -11,12 +11,13 @@
 //!   against the type's average.
 //! - **pawn structure** for pawn-rule pieces: passed (by relative rank, and how free
 //!   its way ahead is of enemy reach), doubled, isolated, connected, backward.
-//! - **threats**: pieces attacked by a cheaper piece, pieces attacked and undefended, and
-//!   pieces a pawn-rule piece would attack after a safe step.
+//! - **threats**: pieces attacked by a cheaper piece, pieces attacked and undefended,
+//!   pieces a pawn-rule piece would attack after a safe step, and squares both sides
+//!   reach that the enemy does not hold strongly (restricted).
 //! - **royal danger** (middlegame): attacks on the squares around a royal, weighted per
 //!   attacking type and growing with the square of their sum, once two pieces take part;
 //!   own pawns **sheltering** it; per type, each piece's king steps from its own royal
-//!   (Stockfish's king protector).
+//!   (Stockfish's king protector); the royal's steps to its nearest own pawn.
 //! - **space** (middlegame): central squares in the own half's first ranks that no enemy
 //!   pawn-rule piece attacks, those just behind own pawns and attacked by nothing counted
 //!   twice, times the square of the own piece count (Stockfish's space term, the area
@@ -481,9 +482,15 @@ impl Eval {
         let push_on = self.scalars[weights::PUSH_THREAT] != (0, 0) || sink.wants_all();
         let path_on =
             PASSED_PATH_TERMS.iter().any(|&t| self.scalars[t] != (0, 0)) || sink.wants_all();
-        let reach_on = weak_on || checks != 0 || space_on || push_on || path_on;
+        let restricted_on = self.scalars[weights::RESTRICTED] != (0, 0) || sink.wants_all();
+        let pawn_distance_on =
+            self.scalars[weights::ROYAL_PAWN_DISTANCE] != (0, 0) || sink.wants_all();
+        let reach_on = weak_on || checks != 0 || space_on || push_on || path_on || restricted_on;
         let mut reach_all = pawn_att;
         let mut guard = pawn_att;
+        // Per side, the squares two of its pieces reach (a pawn-rule piece and another
+        // included; two pawn-rule pieces need not be: such squares are held anyway).
+        let mut twice = [Bitboard::EMPTY; 2];
         for c in Color::BOTH {
             let ci = c.idx();
             let own = pos.color_bb(c);
@@ -528,6 +535,7 @@ impl Eval {
                     }
                     let reached = pa.reach(&v.rays, sq, occ);
                     if reach_on {
+                        twice[ci] |= reach_all[ci] & reached;
                         reach_all[ci] |= reached;
                         if !is_royal {
                             guard[ci] |= reached;
@@ -578,6 +586,13 @@ impl Eval {
                     .min(3) as i32;
                 sink.scalar(ci, weights::SHELTER, cover);
             }
+            if pawn_distance_on && royal_sq[ci].any() {
+                let k = royal_sq[ci].lsb();
+                let d = pawns[ci].iter().map(|p| v.board.distance(k, p)).min();
+                if let Some(d) = d {
+                    sink.scalar(ci, weights::ROYAL_PAWN_DISTANCE, d);
+                }
+            }
         }
         if weak_on {
             for ci in 0..2 {
@@ -600,6 +615,14 @@ impl Eval {
                 let n = self.push_threats(pos, ci, &royal_sq, &pawns, &pawn_att, &reach_all);
                 if n > 0 {
                     sink.scalar(ci, weights::PUSH_THREAT, n);
+                }
+            }
+        }
+        if restricted_on {
+            for ci in 0..2 {
+                let n = restricted(ci, &pawn_att, &reach_all, &twice);
+                if n > 0 {
+                    sink.scalar(ci, weights::RESTRICTED, n);
                 }
             }
         }
@@ -893,6 +916,21 @@ pub struct Estimate {
     pub value: i32,
     /// Whether this is the whole evaluation (else material, placement and pawns only).
     pub exact: bool,
+}
+
+/// The squares side `ci` contests that the enemy reaches but does not hold strongly:
+/// no enemy pawn-rule piece attacks them, and the enemy reaches them twice only where
+/// side `ci` does too (Stockfish's restricted piece: the enemy cannot go there freely).
+#[inline]
+fn restricted<W: Word>(
+    ci: usize,
+    pawn_att: &[Bitboard<W>; 2],
+    reach_all: &[Bitboard<W>; 2],
+    twice: &[Bitboard<W>; 2],
+) -> i32 {
+    let them = 1 - ci;
+    let strong = pawn_att[them] | (twice[them] & !twice[ci]);
+    (reach_all[them] & reach_all[ci] & !strong).count() as i32
 }
 
 /// Every square a piece of type `t` and colour `c` on `from` moves or captures to.
@@ -1250,6 +1288,75 @@ mod tests {
                     "4k3/3p4/4p3/4P3/8/8/8/4K3 w - - 0 1",
                     -1,
                     "Black's d7: e6 ahead, e5 attacks d6",
+                ),
+            ],
+        );
+    }
+
+    /// Stockfish's king-pawn distance: the king steps from a royal to its nearest own
+    /// pawn, counted for its side.
+    #[test]
+    fn a_royal_counts_its_steps_to_its_nearest_own_pawn() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::ROYAL_PAWN_DISTANCE),
+            &[
+                (
+                    "4k3/8/8/8/8/8/P6P/4K3 w - - 0 1",
+                    3,
+                    "e1 is three steps from h2 (four from a2); Black has no pawn",
+                ),
+                (
+                    "4k3/p7/8/8/8/8/P6P/4K3 w - - 0 1",
+                    -1,
+                    "White's 3 against Black's 4, e8 to a7",
+                ),
+                (
+                    "4k3/p7/8/8/8/8/P6P/4K3 b - - 0 1",
+                    1,
+                    "the same, Black to move",
+                ),
+                ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0, "no pawns, no count"),
+            ],
+        );
+    }
+
+    /// Stockfish's restricted piece: a square both sides reach counts for a side unless
+    /// the enemy holds it strongly, by a pawn or by reaching it twice to its once.
+    #[test]
+    fn a_square_both_sides_reach_counts_unless_the_enemy_holds_it_strongly() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::RESTRICTED),
+            &[
+                (
+                    "7k/4n3/8/8/3N4/8/8/K7 w - - 0 1",
+                    0,
+                    "both knights reach c6 and f5: each side counts both",
+                ),
+                (
+                    "3n3k/4n3/8/8/3N4/8/8/K7 w - - 0 1",
+                    -1,
+                    "Black reaches c6 twice, White once: c6 counts for Black alone (and e6 \
+                     for both)",
+                ),
+                (
+                    "3n3k/4n3/8/8/3N4/8/8/K7 b - - 0 1",
+                    1,
+                    "the same, Black to move",
+                ),
+                (
+                    "3n3k/4n3/8/8/1N1N4/8/8/K7 w - - 0 1",
+                    0,
+                    "Nb4 reaches c6 too: twice against twice holds nothing strongly, and \
+                     d5 is contested",
+                ),
+                (
+                    "7k/3pn3/8/8/3N4/8/8/K7 w - - 0 1",
+                    -2,
+                    "d7 attacks c6 and e6: White counts f5 alone, Black all three",
                 ),
             ],
         );

@@ -377,6 +377,8 @@ mod tests {
                 (weights::PASSED_SAFE_PATH, (2, 7)),
                 (weights::PASSED_SAFE_SPAN, (4, 11)),
                 (weights::PASSED_GUARDED_STOP, (1, 2)),
+                (weights::RESTRICTED, (7, 7)),
+                (weights::ROYAL_PAWN_DISTANCE, (0, -16)),
             ] {
                 let f = w.layout.scalar(term);
                 w.mg[f] = x.0;

@@ -20,7 +20,7 @@ pub const LIGHT: i32 = 450;
 const TEMPO: i32 = 12;
 
 /// The scalar terms, in their order after the per-type and per-square ones.
-pub const SCALARS: [&str; 21] = [
+pub const SCALARS: [&str; 23] = [
     "tempo",
     "shelter",
     "doubled",
@@ -42,6 +42,8 @@ pub const SCALARS: [&str; 21] = [
     "passed_safe_path",
     "passed_safe_span",
     "passed_guarded_stop",
+    "restricted",
+    "royal_pawn_distance",
 ];
 /// Index of `tempo` among [`SCALARS`].
 pub const TEMPO_TERM: usize = 0;
@@ -85,6 +87,10 @@ pub const PASSED_SAFE_PATH: usize = 18;
 pub const PASSED_SAFE_SPAN: usize = 19;
 /// Index of `passed_guarded_stop` among [`SCALARS`].
 pub const PASSED_GUARDED_STOP: usize = 20;
+/// Index of `restricted` among [`SCALARS`].
+pub const RESTRICTED: usize = 21;
+/// Index of `royal_pawn_distance` among [`SCALARS`].
+pub const ROYAL_PAWN_DISTANCE: usize = 22;
 
 /// Where each feature sits in the flat weight vectors of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -346,6 +352,8 @@ impl Weights {
             e.passed_safe_path,
             e.passed_safe_span,
             e.passed_guarded_stop,
+            e.restricted,
+            e.royal_pawn_distance,
         ]
         .into_iter()
         .enumerate()

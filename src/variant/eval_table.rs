@@ -97,6 +97,14 @@ pub struct EvalFile {
     /// its relative rank.
     #[serde(default)]
     pub passed_guarded_stop: Option<Pair>,
+    /// Per square both sides reach that the enemy does not hold strongly (by a
+    /// pawn-rule piece, or twice where the own side reaches it at most once).
+    #[serde(default)]
+    pub restricted: Option<Pair>,
+    /// The king steps from a side's first royal to its nearest own pawn-rule piece
+    /// (nothing without one).
+    #[serde(default)]
+    pub royal_pawn_distance: Option<Pair>,
     /// Scale the endgame score down for a side ahead with few pawn-rule pieces
     /// (Stockfish's scale factor; fitted weights assume whichever way it was fitted).
     #[serde(default)]
@@ -198,6 +206,10 @@ pub struct EvalTable {
     pub passed_safe_span: Option<Pair>,
     /// See [`EvalFile::passed_guarded_stop`].
     pub passed_guarded_stop: Option<Pair>,
+    /// See [`EvalFile::restricted`].
+    pub restricted: Option<Pair>,
+    /// See [`EvalFile::royal_pawn_distance`].
+    pub royal_pawn_distance: Option<Pair>,
     /// See [`EvalFile::endgame_scale`].
     pub endgame_scale: bool,
     /// Per piece type.
@@ -295,6 +307,8 @@ pub fn compile(
         ("passed_safe_path", f.passed_safe_path),
         ("passed_safe_span", f.passed_safe_span),
         ("passed_guarded_stop", f.passed_guarded_stop),
+        ("restricted", f.restricted),
+        ("royal_pawn_distance", f.royal_pawn_distance),
     ];
     for (key, pair) in scalars {
         bounded(&format!("eval.{key}"), pair.iter().flatten())?;
@@ -328,6 +342,8 @@ pub fn compile(
     out.passed_safe_path = f.passed_safe_path;
     out.passed_safe_span = f.passed_safe_span;
     out.passed_guarded_stop = f.passed_guarded_stop;
+    out.restricted = f.restricted;
+    out.royal_pawn_distance = f.royal_pawn_distance;
     out.endgame_scale = f.endgame_scale;
     for (key, pf) in &f.piece {
         let path = format!("eval.piece.{key}");
