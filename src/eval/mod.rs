@@ -488,8 +488,10 @@ impl Eval {
         let reach_on = weak_on || checks != 0 || space_on || push_on || path_on || restricted_on;
         let mut reach_all = pawn_att;
         let mut guard = pawn_att;
-        // Per side, the squares two of its pieces reach (a pawn-rule piece and another
-        // included; two pawn-rule pieces need not be: such squares are held anyway).
+        // Per side, the squares two of its pieces reach, a pawn-rule piece and another
+        // included. Two pawn-rule pieces alone are left out (their attacks are one set):
+        // on the enemy's side such a square is held by a pawn anyway, and on the own side
+        // it is the rare square the enemy also reaches twice.
         let mut twice = [Bitboard::EMPTY; 2];
         for c in Color::BOTH {
             let ci = c.idx();
