@@ -485,7 +485,16 @@ impl Eval {
         let restricted_on = self.scalars[weights::RESTRICTED] != (0, 0) || sink.wants_all();
         let pawn_distance_on =
             self.scalars[weights::ROYAL_PAWN_DISTANCE] != (0, 0) || sink.wants_all();
-        let reach_on = weak_on || checks != 0 || space_on || push_on || path_on || restricted_on;
+        let behind_on = self.scalars[weights::MINOR_BEHIND_PAWN] != (0, 0) || sink.wants_all();
+        let colour_pawns_on = self.scalars[weights::COLOUR_PAWNS] != (0, 0) || sink.wants_all();
+        let safe_pawn_on = self.scalars[weights::SAFE_PAWN_THREAT] != (0, 0) || sink.wants_all();
+        let reach_on = weak_on
+            || checks != 0
+            || space_on
+            || push_on
+            || path_on
+            || restricted_on
+            || safe_pawn_on;
         let mut reach_all = pawn_att;
         let mut guard = pawn_att;
         // Per side, the squares two of its pieces reach, a pawn-rule piece and another
@@ -565,8 +574,35 @@ impl Eval {
             }
             for &t in &self.colour_bound {
                 let bb = pos.pieces(t as PieceType, c);
-                if (bb & self.dark.narrow()).any() && (bb & !self.dark.narrow()).any() {
+                let dark = self.dark.narrow();
+                if (bb & dark).any() && (bb & !dark).any() {
                     sink.scalar(ci, weights::PAIR, 1);
+                }
+                if colour_pawns_on {
+                    let on_dark = (pawns[ci] & dark).count() as i32;
+                    let on_light = (pawns[ci] & !dark).count() as i32;
+                    let n = (bb & dark).count() as i32 * on_dark
+                        + (bb & !dark).count() as i32 * on_light;
+                    if n > 0 {
+                        sink.scalar(ci, weights::COLOUR_PAWNS, n);
+                    }
+                }
+            }
+            if behind_on {
+                // A pawn-rule piece of either side on the square ahead shields the piece
+                // from frontal attack and keeps the file closed (Stockfish's minor
+                // behind pawn).
+                let all_pawns = pawns[0] | pawns[1];
+                let ahead = if ci == 0 { 1 } else { -1 };
+                let mut m = self.light_mask;
+                let mut n = 0;
+                while m != 0 {
+                    let t = m.trailing_zeros() as PieceType;
+                    m &= m - 1;
+                    n += (v.board.shift(pos.pieces(t, c), 0, ahead) & all_pawns).count() as i32;
+                }
+                if n > 0 {
+                    sink.scalar(ci, weights::MINOR_BEHIND_PAWN, n);
                 }
             }
             for &t in &self.file_riders {
@@ -625,6 +661,14 @@ impl Eval {
                 let n = restricted(ci, &pawn_att, &reach_all, &twice);
                 if n > 0 {
                     sink.scalar(ci, weights::RESTRICTED, n);
+                }
+            }
+        }
+        if safe_pawn_on {
+            for ci in 0..2 {
+                let n = self.safe_pawn_threats(pos, ci, &royal_sq, &pawns, &reach_all);
+                if n > 0 {
+                    sink.scalar(ci, weights::SAFE_PAWN_THREAT, n);
                 }
             }
         }
@@ -780,6 +824,38 @@ impl Eval {
             }
         }
         n
+    }
+
+    /// The enemy pieces (not pawn-rule, not royal) that side `ci`'s safe pawn-rule pieces
+    /// attack, each once: a pawn-rule piece is safe where the enemy does not reach it or
+    /// an own piece does (Stockfish's threat by safe pawn). A threat a recapture cannot
+    /// answer is worth more than one the cheaper-attacker term counts alike.
+    fn safe_pawn_threats<W: Word>(
+        &self,
+        pos: &Position<W>,
+        ci: usize,
+        royal_sq: &[Bitboard<W>; 2],
+        pawns: &[Bitboard<W>; 2],
+        reach_all: &[Bitboard<W>; 2],
+    ) -> i32 {
+        let v = &**pos.variant();
+        let occ = pos.occupied();
+        let c = Color::BOTH[ci];
+        let victims = pos.color_bb(Color::BOTH[1 - ci]) & !pawns[1 - ci] & !royal_sq[1 - ci];
+        if victims.is_empty() {
+            return 0;
+        }
+        let safe = !reach_all[1 - ci] | reach_all[ci];
+        let mut hit = Bitboard::EMPTY;
+        let mut m = self.pawn_mask;
+        while m != 0 {
+            let t = m.trailing_zeros() as usize;
+            m &= m - 1;
+            for sq in (pos.pieces(t as PieceType, c) & safe).iter() {
+                hit |= v.attacks[ci][t].capture_targets(&v.rays, sq, occ) & victims;
+            }
+        }
+        hit.count() as i32
     }
 
     /// The square one step ahead of `sq` on its file for side `ci` (a pawn's stop
@@ -1359,6 +1435,121 @@ mod tests {
                     "7k/3pn3/8/8/3N4/8/8/K7 w - - 0 1",
                     -2,
                     "d7 attacks c6 and e6: White counts f5 alone, Black all three",
+                ),
+            ],
+        );
+    }
+
+    /// Stockfish's minor behind pawn: a light piece with a pawn-rule piece of either side
+    /// on the square ahead of it.
+    #[test]
+    fn a_light_piece_with_a_pawn_on_the_square_ahead_is_behind_a_pawn() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::MINOR_BEHIND_PAWN),
+            &[
+                (
+                    "4k3/8/8/8/4p3/4N3/8/4K3 w - - 0 1",
+                    1,
+                    "Ne3 stands behind Black's pawn on e4",
+                ),
+                (
+                    "4k3/8/8/4p3/8/4N3/8/4K3 w - - 0 1",
+                    0,
+                    "a pawn two squares ahead does not count",
+                ),
+                (
+                    "4k3/8/8/8/8/8/2P5/2B1K3 w - - 0 1",
+                    1,
+                    "a bishop behind its own pawn counts too",
+                ),
+                (
+                    "4k3/8/8/8/8/8/3P4/3RK3 w - - 0 1",
+                    0,
+                    "a rook is not a light piece",
+                ),
+                (
+                    "4k3/8/4n3/4P3/8/8/8/4K3 w - - 0 1",
+                    -1,
+                    "ahead is down the board for Black: Ne6 behind e5",
+                ),
+                (
+                    "4k3/8/8/4P3/4n3/8/8/4K3 w - - 0 1",
+                    0,
+                    "for Black e5 is behind Ne4, not ahead of it",
+                ),
+            ],
+        );
+    }
+
+    /// Stockfish's bishop pawns: a colour-bound piece counts its own pawns on squares of
+    /// its colour, which it can neither attack past nor defend against.
+    #[test]
+    fn a_colour_bound_piece_counts_its_own_pawns_on_its_colour() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::COLOUR_PAWNS),
+            &[
+                (
+                    "4k3/8/8/8/8/8/1P1PP3/2B1K3 w - - 0 1",
+                    2,
+                    "c1 is dark, as b2 and d2 are; e2 is light",
+                ),
+                (
+                    "4k3/8/8/8/8/8/1P1PP3/2B1KB2 w - - 0 1",
+                    3,
+                    "f1 is light, as e2 is",
+                ),
+                (
+                    "4k3/8/8/8/8/8/1P1PP3/2B1K3 b - - 0 1",
+                    -2,
+                    "the same, Black to move",
+                ),
+                (
+                    "4k3/4p3/8/8/8/8/8/2B1K3 w - - 0 1",
+                    0,
+                    "e7 is dark but Black's, and Black has no bishop",
+                ),
+            ],
+        );
+    }
+
+    /// Stockfish's threat by safe pawn: a pawn the enemy cannot take for free, attacking
+    /// an enemy piece other than a pawn or the king; each victim once.
+    #[test]
+    fn a_safe_pawn_attacking_a_piece_is_a_threat() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::SAFE_PAWN_THREAT),
+            &[
+                (
+                    "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1",
+                    1,
+                    "e4 attacks d5 and nothing of Black's reaches e4",
+                ),
+                (
+                    "4k3/8/8/3n4/4P3/8/8/4K3 b - - 0 1",
+                    -1,
+                    "the same, Black to move",
+                ),
+                (
+                    "4k3/8/8/3n4/4P2r/8/8/4K3 w - - 0 1",
+                    0,
+                    "Rh4 reaches e4 and no white piece does",
+                ),
+                ("4k3/8/8/3n4/4P2r/8/5N2/4K3 w - - 0 1", 1, "Nf2 guards e4"),
+                (
+                    "4k3/8/8/3n4/2P1P3/8/8/4K3 w - - 0 1",
+                    1,
+                    "c4 and e4 both attack d5: one victim",
+                ),
+                (
+                    "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1",
+                    0,
+                    "a pawn is no victim",
                 ),
             ],
         );

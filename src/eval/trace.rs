@@ -379,6 +379,9 @@ mod tests {
                 (weights::PASSED_GUARDED_STOP, (1, 2)),
                 (weights::RESTRICTED, (7, 7)),
                 (weights::ROYAL_PAWN_DISTANCE, (0, -16)),
+                (weights::MINOR_BEHIND_PAWN, (18, 3)),
+                (weights::COLOUR_PAWNS, (-3, -7)),
+                (weights::SAFE_PAWN_THREAT, (17, 9)),
             ] {
                 let f = w.layout.scalar(term);
                 w.mg[f] = x.0;

@@ -20,7 +20,7 @@ pub const LIGHT: i32 = 450;
 const TEMPO: i32 = 12;
 
 /// The scalar terms, in their order after the per-type and per-square ones.
-pub const SCALARS: [&str; 23] = [
+pub const SCALARS: [&str; 26] = [
     "tempo",
     "shelter",
     "doubled",
@@ -44,6 +44,9 @@ pub const SCALARS: [&str; 23] = [
     "passed_guarded_stop",
     "restricted",
     "royal_pawn_distance",
+    "minor_behind_pawn",
+    "colour_pawns",
+    "safe_pawn_threat",
 ];
 /// Index of `tempo` among [`SCALARS`].
 pub const TEMPO_TERM: usize = 0;
@@ -91,6 +94,12 @@ pub const PASSED_GUARDED_STOP: usize = 20;
 pub const RESTRICTED: usize = 21;
 /// Index of `royal_pawn_distance` among [`SCALARS`].
 pub const ROYAL_PAWN_DISTANCE: usize = 22;
+/// Index of `minor_behind_pawn` among [`SCALARS`].
+pub const MINOR_BEHIND_PAWN: usize = 23;
+/// Index of `colour_pawns` among [`SCALARS`].
+pub const COLOUR_PAWNS: usize = 24;
+/// Index of `safe_pawn_threat` among [`SCALARS`].
+pub const SAFE_PAWN_THREAT: usize = 25;
 
 /// Where each feature sits in the flat weight vectors of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -354,6 +363,9 @@ impl Weights {
             e.passed_guarded_stop,
             e.restricted,
             e.royal_pawn_distance,
+            e.minor_behind_pawn,
+            e.colour_pawns,
+            e.safe_pawn_threat,
         ]
         .into_iter()
         .enumerate()

@@ -105,6 +105,17 @@ pub struct EvalFile {
     /// (nothing without one).
     #[serde(default)]
     pub royal_pawn_distance: Option<Pair>,
+    /// Per light piece (not pawn-rule, not royal, worth under 450) with a pawn-rule
+    /// piece of either side on the square ahead of it.
+    #[serde(default)]
+    pub minor_behind_pawn: Option<Pair>,
+    /// Per colour-bound piece, the own pawn-rule pieces on squares of its colour.
+    #[serde(default)]
+    pub colour_pawns: Option<Pair>,
+    /// Per enemy piece (not pawn-rule, not royal) a safe own pawn-rule piece attacks:
+    /// one the enemy does not reach, or one an own piece guards.
+    #[serde(default)]
+    pub safe_pawn_threat: Option<Pair>,
     /// Scale the endgame score down for a side ahead with few pawn-rule pieces
     /// (Stockfish's scale factor; fitted weights assume whichever way it was fitted).
     #[serde(default)]
@@ -210,6 +221,12 @@ pub struct EvalTable {
     pub restricted: Option<Pair>,
     /// See [`EvalFile::royal_pawn_distance`].
     pub royal_pawn_distance: Option<Pair>,
+    /// See [`EvalFile::minor_behind_pawn`].
+    pub minor_behind_pawn: Option<Pair>,
+    /// See [`EvalFile::colour_pawns`].
+    pub colour_pawns: Option<Pair>,
+    /// See [`EvalFile::safe_pawn_threat`].
+    pub safe_pawn_threat: Option<Pair>,
     /// See [`EvalFile::endgame_scale`].
     pub endgame_scale: bool,
     /// Per piece type.
@@ -309,6 +326,9 @@ pub fn compile(
         ("passed_guarded_stop", f.passed_guarded_stop),
         ("restricted", f.restricted),
         ("royal_pawn_distance", f.royal_pawn_distance),
+        ("minor_behind_pawn", f.minor_behind_pawn),
+        ("colour_pawns", f.colour_pawns),
+        ("safe_pawn_threat", f.safe_pawn_threat),
     ];
     for (key, pair) in scalars {
         bounded(&format!("eval.{key}"), pair.iter().flatten())?;
@@ -344,6 +364,9 @@ pub fn compile(
     out.passed_guarded_stop = f.passed_guarded_stop;
     out.restricted = f.restricted;
     out.royal_pawn_distance = f.royal_pawn_distance;
+    out.minor_behind_pawn = f.minor_behind_pawn;
+    out.colour_pawns = f.colour_pawns;
+    out.safe_pawn_threat = f.safe_pawn_threat;
     out.endgame_scale = f.endgame_scale;
     for (key, pf) in &f.piece {
         let path = format!("eval.piece.{key}");
