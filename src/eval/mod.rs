@@ -128,6 +128,8 @@ pub struct Eval {
     support: [Box<[Bitboard; SQUARE_SLOTS]>; 2],
     /// Per square: its whole file.
     file: Box<[Bitboard; SQUARE_SLOTS]>,
+    /// Per square: its file and the two on each side (a royal's flank).
+    flank: Box<[Bitboard; SQUARE_SLOTS]>,
     /// Squares within one step of a square (the royal's zone).
     zone: Box<[Bitboard; SQUARE_SLOTS]>,
     /// Per colour and square: the squares one or two ranks ahead of a royal, its file
@@ -488,6 +490,7 @@ impl Eval {
         let behind_on = self.scalars[weights::MINOR_BEHIND_PAWN] != (0, 0) || sink.wants_all();
         let colour_pawns_on = self.scalars[weights::COLOUR_PAWNS] != (0, 0) || sink.wants_all();
         let safe_pawn_on = self.scalars[weights::SAFE_PAWN_THREAT] != (0, 0) || sink.wants_all();
+        let pawnless_on = self.scalars[weights::PAWNLESS_FLANK] != (0, 0) || sink.wants_all();
         let reach_on = weak_on
             || checks != 0
             || space_on
@@ -623,6 +626,14 @@ impl Eval {
                     .count()
                     .min(3) as i32;
                 sink.scalar(ci, weights::SHELTER, cover);
+            }
+            if pawnless_on && royal_sq[ci].any() {
+                // A royal with no pawn on its flank has nothing to shelter it nor any
+                // pawn to win or stop (Stockfish's king on a pawnless flank).
+                let k = royal_sq[ci].lsb();
+                if (self.flank[k.idx()].narrow() & (pawns[0] | pawns[1])).is_empty() {
+                    sink.scalar(ci, weights::PAWNLESS_FLANK, 1);
+                }
             }
             if pawn_distance_on && royal_sq[ci].any() {
                 let k = royal_sq[ci].lsb();
@@ -801,28 +812,24 @@ impl Eval {
         pawn_att: &[Bitboard<W>; 2],
         reach_all: &[Bitboard<W>; 2],
     ) -> i32 {
-        let v = &**pos.variant();
-        let occ = pos.occupied();
-        let c = Color::BOTH[ci];
-        let victims = pos.color_bb(Color::BOTH[1 - ci]) & !pawns[1 - ci] & !royal_sq[1 - ci];
+        let victims = Self::pawn_victims(pos, ci, royal_sq, pawns);
         if victims.is_empty() {
             return 0;
         }
+        let occ = pos.occupied();
         let safe = !(occ | pawn_att[1 - ci] | (reach_all[1 - ci] & !reach_all[ci]));
         // Each pawn-rule piece's stop square is one rank ahead (`stop_square`): the whole
         // set steps at once, and only the steps that land safely are looked at.
         let ahead = if ci == 0 { 1 } else { -1 };
+        let bd = &pos.variant().board;
         let mut n = 0;
-        let mut m = self.pawn_mask;
-        while m != 0 {
-            let t = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let stops = v.board.shift(pos.pieces(t as PieceType, c), 0, ahead) & safe;
-            for stop in stops.iter() {
-                let hits = v.attacks[ci][t].capture_targets(&v.rays, stop, occ) & victims;
-                n += hits.count() as i32;
-            }
-        }
+        self.pawn_hits(
+            pos,
+            ci,
+            victims,
+            |bb| bd.shift(bb, 0, ahead) & safe,
+            |hits| n += hits.count() as i32,
+        );
         n
     }
 
@@ -838,24 +845,49 @@ impl Eval {
         pawns: &[Bitboard<W>; 2],
         reach_all: &[Bitboard<W>; 2],
     ) -> i32 {
-        let v = &**pos.variant();
-        let occ = pos.occupied();
-        let c = Color::BOTH[ci];
-        let victims = pos.color_bb(Color::BOTH[1 - ci]) & !pawns[1 - ci] & !royal_sq[1 - ci];
+        let victims = Self::pawn_victims(pos, ci, royal_sq, pawns);
         if victims.is_empty() {
             return 0;
         }
         let safe = !reach_all[1 - ci] | reach_all[ci];
         let mut hit = Bitboard::EMPTY;
+        self.pawn_hits(pos, ci, victims, |bb| bb & safe, |hits| hit |= hits);
+        hit.count() as i32
+    }
+
+    /// What a pawn-rule piece may threaten: side `ci`'s enemy pieces that are neither
+    /// pawn-rule nor royal.
+    #[inline]
+    fn pawn_victims<W: Word>(
+        pos: &Position<W>,
+        ci: usize,
+        royal_sq: &[Bitboard<W>; 2],
+        pawns: &[Bitboard<W>; 2],
+    ) -> Bitboard<W> {
+        pos.color_bb(Color::BOTH[1 - ci]) & !pawns[1 - ci] & !royal_sq[1 - ci]
+    }
+
+    /// For each pawn-rule type of side `ci`, on each square `from` picks out of its
+    /// pieces' set, hands `each` the `victims` a piece of the type would capture there.
+    #[inline]
+    fn pawn_hits<W: Word>(
+        &self,
+        pos: &Position<W>,
+        ci: usize,
+        victims: Bitboard<W>,
+        from: impl Fn(Bitboard<W>) -> Bitboard<W>,
+        mut each: impl FnMut(Bitboard<W>),
+    ) {
+        let v = &**pos.variant();
+        let occ = pos.occupied();
         let mut m = self.pawn_mask;
         while m != 0 {
             let t = m.trailing_zeros() as usize;
             m &= m - 1;
-            for sq in (pos.pieces(t as PieceType, c) & safe).iter() {
-                hit |= v.attacks[ci][t].capture_targets(&v.rays, sq, occ) & victims;
+            for sq in from(pos.pieces(t as PieceType, Color::BOTH[ci])).iter() {
+                each(v.attacks[ci][t].capture_targets(&v.rays, sq, occ) & victims);
             }
         }
-        hit.count() as i32
     }
 
     /// The square one step ahead of `sq` on its file for side `ci` (a pawn's stop
@@ -1550,6 +1582,118 @@ mod tests {
                     "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1",
                     0,
                     "a pawn is no victim",
+                ),
+            ],
+        );
+    }
+
+    /// Stockfish's weak unopposed pawns: an isolated or backward pawn with no enemy pawn
+    /// ahead of it on its file.
+    #[test]
+    fn an_isolated_or_backward_pawn_no_enemy_pawn_faces_is_weak_and_unopposed() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::WEAK_UNOPPOSED),
+            &[
+                (
+                    "4k3/8/8/8/8/8/P7/4K3 w - - 0 1",
+                    1,
+                    "a2 is isolated and Black has no pawn on the a-file",
+                ),
+                (
+                    "4k3/8/8/8/8/8/P7/4K3 b - - 0 1",
+                    -1,
+                    "the same, Black to move",
+                ),
+                (
+                    "4k3/p7/8/8/8/8/P7/4K3 w - - 0 1",
+                    0,
+                    "a7 and a2 face each other",
+                ),
+                (
+                    "4k3/8/8/8/8/8/P1P5/4K3 w - - 0 1",
+                    2,
+                    "a2 and c2 are both isolated",
+                ),
+                (
+                    "4k3/8/5p2/4p3/2P5/3P4/8/4K3 w - - 0 1",
+                    1,
+                    "d3 is backward (c4 stands ahead, e5 attacks d4) with no black pawn on \
+                     the d-file; c4, e5 and f6 each have a neighbour behind them or a free \
+                     step",
+                ),
+                (
+                    "4k3/8/3p1p2/4p3/2P5/3P4/8/4K3 w - - 0 1",
+                    0,
+                    "d6, backward too, and d3 face each other",
+                ),
+            ],
+        );
+    }
+
+    /// A passed pawn counts the files between it and the nearer edge.
+    #[test]
+    fn a_passed_pawn_counts_its_files_from_the_edge() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::PASSED_FILE),
+            &[
+                ("4k3/8/8/8/8/8/P7/4K3 w - - 0 1", 0, "a2 is on the edge"),
+                (
+                    "4k3/8/8/8/8/8/3P4/4K3 w - - 0 1",
+                    3,
+                    "d2 is three files from the a-file",
+                ),
+                (
+                    "4k3/8/8/8/8/8/6P1/4K3 w - - 0 1",
+                    1,
+                    "g2 is one file from the h-file",
+                ),
+                (
+                    "4k3/3p4/8/8/8/8/3P4/4K3 w - - 0 1",
+                    0,
+                    "d2 and d7 block each other: neither is passed",
+                ),
+                (
+                    "4k3/2p5/8/8/8/8/6P1/4K3 w - - 0 1",
+                    -1,
+                    "g2 counts 1 for White, c7 2 for Black",
+                ),
+            ],
+        );
+    }
+
+    /// Stockfish's king on a pawnless flank: no pawn of either side on the royal's file
+    /// or the two files on each side of it.
+    #[test]
+    fn a_royal_with_no_pawn_on_its_flank_stands_on_a_pawnless_flank() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::PAWNLESS_FLANK),
+            &[
+                (
+                    "6k1/8/8/8/8/8/7P/1K6 w - - 0 1",
+                    1,
+                    "b1's flank (a to d) has no pawn, g8's (e to h) has h2",
+                ),
+                (
+                    "6k1/8/8/8/8/8/7P/1K6 b - - 0 1",
+                    -1,
+                    "the same, Black to move",
+                ),
+                ("6k1/8/8/8/8/8/3P3P/1K6 w - - 0 1", 0, "d2 is on b1's flank"),
+                (
+                    "6k1/8/8/8/8/8/4P2P/1K6 w - - 0 1",
+                    1,
+                    "e2 is three files from b1",
+                ),
+                (
+                    "6k1/8/8/8/8/8/P7/6K1 w - - 0 1",
+                    0,
+                    "neither g1's flank nor g8's has a pawn",
                 ),
             ],
         );

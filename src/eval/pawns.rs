@@ -71,6 +71,7 @@ impl Eval {
         }
         let everywhere = v.board.all.narrow::<W>();
         let shape = self.shape_on || sink.wants_all();
+        let passed_file_on = self.scalars[weights::PASSED_FILE] != (0, 0) || sink.wants_all();
         let mut m = self.pawn_mask;
         let mut slot = 0;
         while m != 0 {
@@ -91,6 +92,14 @@ impl Eval {
                     if (self.front_span[ci][s].narrow() & f.pawns[1 - ci]).is_empty() {
                         sink.passed(ci, sq);
                         f.passed[ci].set(sq);
+                        if passed_file_on {
+                            // An edge passer is easier to stop, a central one harder.
+                            let file = v.board.file_of(sq);
+                            let edge = file.min(v.board.files as i32 - 1 - file);
+                            if edge > 0 {
+                                sink.scalar(ci, weights::PASSED_FILE, edge);
+                            }
+                        }
                     }
                     if shape {
                         if (self.file_ahead[ci][s].narrow() & mine).any() {
@@ -107,39 +116,51 @@ impl Eval {
             }
             slot += 1;
         }
-        if self.scalars[weights::BACKWARD] != (0, 0) || sink.wants_all() {
+        let backward_on = self.scalars[weights::BACKWARD] != (0, 0) || sink.wants_all();
+        let unopposed_on = self.scalars[weights::WEAK_UNOPPOSED] != (0, 0) || sink.wants_all();
+        if backward_on || unopposed_on {
             for ci in 0..2 {
-                let n = self.backward(ci, &f);
-                if n > 0 {
-                    sink.scalar(ci, weights::BACKWARD, n);
+                let (backward, unopposed) = self.weak_pawns(ci, &f);
+                if backward > 0 && backward_on {
+                    sink.scalar(ci, weights::BACKWARD, backward);
+                }
+                if unopposed > 0 && unopposed_on {
+                    sink.scalar(ci, weights::WEAK_UNOPPOSED, unopposed);
                 }
             }
         }
         f
     }
 
-    /// Side `ci`'s backward pawn-rule pieces: each has own ones on a neighbouring file,
-    /// all of them ahead of it, so none can guard its step, and the square ahead of it
-    /// is held or attacked by an enemy one (Stockfish's definition). An isolated one
-    /// counts as isolated only.
-    fn backward<W: Word>(&self, ci: usize, f: &PawnFacts<W>) -> i32 {
+    /// Side `ci`'s backward pawn-rule pieces, and its weak ones no enemy pawn-rule piece
+    /// stands ahead of on their file (Stockfish's weak unopposed pawns: a rook attacks
+    /// them down the open file). Weak is isolated or backward; backward is having own
+    /// ones on a neighbouring file, all of them ahead of it, so none can guard its step,
+    /// while the square ahead of it is held or attacked by an enemy one (Stockfish's
+    /// definition). An isolated one counts as isolated only.
+    fn weak_pawns<W: Word>(&self, ci: usize, f: &PawnFacts<W>) -> (i32, i32) {
         let mine = f.pawns[ci];
         let stoppers = f.pawns[1 - ci] | f.attacks[1 - ci];
-        let mut n = 0;
+        let (mut backward, mut unopposed) = (0, 0);
         for sq in mine.iter() {
             let s = sq.idx();
             let beside = self.beside_files[s].narrow() & mine;
-            if beside.is_empty() || (beside & !self.front_span[ci][s].narrow()).any() {
-                continue;
-            }
-            let Some(stop) = self.stop_square::<W>(ci, sq) else {
-                continue;
+            let weak = if beside.is_empty() {
+                true
+            } else if (beside & !self.front_span[ci][s].narrow()).any() {
+                false
+            } else {
+                let back = self
+                    .stop_square::<W>(ci, sq)
+                    .is_some_and(|stop| stoppers.has(stop));
+                backward += back as i32;
+                back
             };
-            if stoppers.has(stop) {
-                n += 1;
+            if weak && (self.file_ahead[ci][s].narrow() & f.pawns[1 - ci]).is_empty() {
+                unopposed += 1;
             }
         }
-        n
+        (backward, unopposed)
     }
 
     /// The pawn facts of `pos` (pawn key `key`), from `cache` or found and stored there,

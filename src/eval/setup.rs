@@ -64,6 +64,7 @@ impl Eval {
         let mut beside_files = table();
         let mut zone = table();
         let mut file = table();
+        let mut flank = table();
         let mut passed = [
             Box::new([(0i32, 0i32); SQUARE_SLOTS]),
             Box::new([(0i32, 0i32); SQUARE_SLOTS]),
@@ -117,6 +118,11 @@ impl Eval {
             }
             zone[s] = z;
             file[s] = bd.file_mask(f);
+            for df in -2..=2 {
+                if (0..bd.files as i32).contains(&(f + df)) {
+                    flank[s] |= bd.file_mask(f + df);
+                }
+            }
         }
         let mut scalars = [(0, 0); weights::SCALARS.len()];
         for (k, s) in scalars.iter_mut().enumerate() {
@@ -171,6 +177,7 @@ impl Eval {
             support,
             zone,
             file,
+            flank,
             shield,
             relative,
             start_phase: 0,

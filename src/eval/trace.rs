@@ -382,6 +382,9 @@ mod tests {
                 (weights::MINOR_BEHIND_PAWN, (18, 3)),
                 (weights::COLOUR_PAWNS, (-3, -7)),
                 (weights::SAFE_PAWN_THREAT, (17, 9)),
+                (weights::WEAK_UNOPPOSED, (-13, -27)),
+                (weights::PASSED_FILE, (-5, -4)),
+                (weights::PAWNLESS_FLANK, (-17, -95)),
             ] {
                 let f = w.layout.scalar(term);
                 w.mg[f] = x.0;

@@ -20,7 +20,7 @@ pub const LIGHT: i32 = 450;
 const TEMPO: i32 = 12;
 
 /// The scalar terms, in their order after the per-type and per-square ones.
-pub const SCALARS: [&str; 26] = [
+pub const SCALARS: [&str; 29] = [
     "tempo",
     "shelter",
     "doubled",
@@ -47,6 +47,9 @@ pub const SCALARS: [&str; 26] = [
     "minor_behind_pawn",
     "colour_pawns",
     "safe_pawn_threat",
+    "weak_unopposed",
+    "passed_file",
+    "pawnless_flank",
 ];
 /// Index of `tempo` among [`SCALARS`].
 pub const TEMPO_TERM: usize = 0;
@@ -100,6 +103,12 @@ pub const MINOR_BEHIND_PAWN: usize = 23;
 pub const COLOUR_PAWNS: usize = 24;
 /// Index of `safe_pawn_threat` among [`SCALARS`].
 pub const SAFE_PAWN_THREAT: usize = 25;
+/// Index of `weak_unopposed` among [`SCALARS`].
+pub const WEAK_UNOPPOSED: usize = 26;
+/// Index of `passed_file` among [`SCALARS`].
+pub const PASSED_FILE: usize = 27;
+/// Index of `pawnless_flank` among [`SCALARS`].
+pub const PAWNLESS_FLANK: usize = 28;
 
 /// Where each feature sits in the flat weight vectors of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -366,6 +375,9 @@ impl Weights {
             e.minor_behind_pawn,
             e.colour_pawns,
             e.safe_pawn_threat,
+            e.weak_unopposed,
+            e.passed_file,
+            e.pawnless_flank,
         ]
         .into_iter()
         .enumerate()

@@ -116,6 +116,16 @@ pub struct EvalFile {
     /// one the enemy does not reach, or one an own piece guards.
     #[serde(default)]
     pub safe_pawn_threat: Option<Pair>,
+    /// Per isolated or backward pawn-rule piece with no enemy one ahead on its file.
+    #[serde(default)]
+    pub weak_unopposed: Option<Pair>,
+    /// Per passed pawn-rule piece, the files between it and the nearest edge.
+    #[serde(default)]
+    pub passed_file: Option<Pair>,
+    /// Per side whose royal has no pawn-rule piece of either side on its file or the two
+    /// files on each side of it.
+    #[serde(default)]
+    pub pawnless_flank: Option<Pair>,
     /// Scale the endgame score down for a side ahead with few pawn-rule pieces
     /// (Stockfish's scale factor; fitted weights assume whichever way it was fitted).
     #[serde(default)]
@@ -227,6 +237,12 @@ pub struct EvalTable {
     pub colour_pawns: Option<Pair>,
     /// See [`EvalFile::safe_pawn_threat`].
     pub safe_pawn_threat: Option<Pair>,
+    /// See [`EvalFile::weak_unopposed`].
+    pub weak_unopposed: Option<Pair>,
+    /// See [`EvalFile::passed_file`].
+    pub passed_file: Option<Pair>,
+    /// See [`EvalFile::pawnless_flank`].
+    pub pawnless_flank: Option<Pair>,
     /// See [`EvalFile::endgame_scale`].
     pub endgame_scale: bool,
     /// Per piece type.
@@ -329,6 +345,9 @@ pub fn compile(
         ("minor_behind_pawn", f.minor_behind_pawn),
         ("colour_pawns", f.colour_pawns),
         ("safe_pawn_threat", f.safe_pawn_threat),
+        ("weak_unopposed", f.weak_unopposed),
+        ("passed_file", f.passed_file),
+        ("pawnless_flank", f.pawnless_flank),
     ];
     for (key, pair) in scalars {
         bounded(&format!("eval.{key}"), pair.iter().flatten())?;
@@ -367,6 +386,9 @@ pub fn compile(
     out.minor_behind_pawn = f.minor_behind_pawn;
     out.colour_pawns = f.colour_pawns;
     out.safe_pawn_threat = f.safe_pawn_threat;
+    out.weak_unopposed = f.weak_unopposed;
+    out.passed_file = f.passed_file;
+    out.pawnless_flank = f.pawnless_flank;
     out.endgame_scale = f.endgame_scale;
     for (key, pf) in &f.piece {
         let path = format!("eval.piece.{key}");
