@@ -401,6 +401,13 @@ impl Eval {
         }
     }
 
+    /// Whether the walk counts scalar `term`: it is weighed, or `sink` wants every
+    /// feature (the tuner's trace).
+    #[inline(always)]
+    fn counts<S: Sink>(&self, term: usize, sink: &S) -> bool {
+        self.scalars[term] != (0, 0) || sink.wants_all()
+    }
+
     /// The score for the side to move, from the cheap part in `s` (pawns' terms, material
     /// and placement), the pawns' facts `f` and the game phase.
     fn finish<W: Word>(
@@ -467,7 +474,7 @@ impl Eval {
         // For the weak squares of the royal zones: per side, every square its pieces
         // attack, and those its non-royal pieces guard.
         let weak_on = self.weights.royal_weak != 0 || sink.wants_all();
-        let outpost_on = self.scalars[weights::OUTPOST] != (0, 0) || sink.wants_all();
+        let outpost_on = self.counts(weights::OUTPOST, sink);
         let checks = if sink.wants_all() {
             self.checker_types
         } else {
@@ -480,17 +487,15 @@ impl Eval {
         };
         // Per side and type, every square its pieces reach (the safe checks).
         let mut reach_type = [[Bitboard::EMPTY; MAX_PIECE_TYPES]; 2];
-        let space_on = self.scalars[weights::SPACE] != (0, 0) || sink.wants_all();
-        let push_on = self.scalars[weights::PUSH_THREAT] != (0, 0) || sink.wants_all();
-        let path_on =
-            PASSED_PATH_TERMS.iter().any(|&t| self.scalars[t] != (0, 0)) || sink.wants_all();
-        let restricted_on = self.scalars[weights::RESTRICTED] != (0, 0) || sink.wants_all();
-        let pawn_distance_on =
-            self.scalars[weights::ROYAL_PAWN_DISTANCE] != (0, 0) || sink.wants_all();
-        let behind_on = self.scalars[weights::MINOR_BEHIND_PAWN] != (0, 0) || sink.wants_all();
-        let colour_pawns_on = self.scalars[weights::COLOUR_PAWNS] != (0, 0) || sink.wants_all();
-        let safe_pawn_on = self.scalars[weights::SAFE_PAWN_THREAT] != (0, 0) || sink.wants_all();
-        let pawnless_on = self.scalars[weights::PAWNLESS_FLANK] != (0, 0) || sink.wants_all();
+        let space_on = self.counts(weights::SPACE, sink);
+        let push_on = self.counts(weights::PUSH_THREAT, sink);
+        let path_on = PASSED_PATH_TERMS.iter().any(|&t| self.counts(t, sink));
+        let restricted_on = self.counts(weights::RESTRICTED, sink);
+        let pawn_distance_on = self.counts(weights::ROYAL_PAWN_DISTANCE, sink);
+        let behind_on = self.counts(weights::MINOR_BEHIND_PAWN, sink);
+        let colour_pawns_on = self.counts(weights::COLOUR_PAWNS, sink);
+        let safe_pawn_on = self.counts(weights::SAFE_PAWN_THREAT, sink);
+        let pawnless_on = self.counts(weights::PAWNLESS_FLANK, sink);
         let reach_on = weak_on
             || checks != 0
             || space_on

@@ -71,7 +71,7 @@ impl Eval {
         }
         let everywhere = v.board.all.narrow::<W>();
         let shape = self.shape_on || sink.wants_all();
-        let passed_file_on = self.scalars[weights::PASSED_FILE] != (0, 0) || sink.wants_all();
+        let passed_file_on = self.counts(weights::PASSED_FILE, sink);
         let mut m = self.pawn_mask;
         let mut slot = 0;
         while m != 0 {
@@ -116,8 +116,8 @@ impl Eval {
             }
             slot += 1;
         }
-        let backward_on = self.scalars[weights::BACKWARD] != (0, 0) || sink.wants_all();
-        let unopposed_on = self.scalars[weights::WEAK_UNOPPOSED] != (0, 0) || sink.wants_all();
+        let backward_on = self.counts(weights::BACKWARD, sink);
+        let unopposed_on = self.counts(weights::WEAK_UNOPPOSED, sink);
         if backward_on || unopposed_on {
             for ci in 0..2 {
                 let (backward, unopposed) = self.weak_pawns(ci, &f);
