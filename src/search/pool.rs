@@ -44,6 +44,14 @@ impl Pool {
     }
 }
 
+impl Pool {
+    /// How many helper threads have been started.
+    #[cfg(test)]
+    pub fn started(&self) -> usize {
+        self.queues.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
 /// Starts helper `i`'s thread; it runs the jobs sent to it in turn until the pool goes.
 fn spawn(i: usize, stack_bytes: usize) -> Option<Sender<Job>> {
     let (tx, rx) = channel::<Job>();

@@ -187,7 +187,7 @@ impl Engine {
 
     /// An engine, or an error if the table's memory cannot be had.
     pub fn try_new(threads: usize, hash_mb: usize) -> Result<Engine, HashError> {
-        Ok(Engine {
+        let engine = Engine {
             tt: Arc::new(TranspositionTable::try_new(hash_mb)?),
             threads: threads.clamp(1, max_threads()),
             hash_mb: hash_mb.max(1),
@@ -197,7 +197,19 @@ impl Engine {
             spare: Arc::new(Mutex::new(Vec::new())),
             crumbs: Arc::new(Crumbs::default()),
             pool: Arc::new(Pool::default()),
-        })
+        };
+        engine.start_helpers();
+        Ok(engine)
+    }
+
+    /// Starts the helper threads now, as Stockfish does when its thread count is set,
+    /// so that the first search does not wait for the scheduler to run a new thread.
+    fn start_helpers(&self) {
+        for i in 0..self.threads - 1 {
+            if !self.pool.run(i, STACK_BYTES, Box::new(|| {})) {
+                break;
+            }
+        }
     }
 
     /// Plays at about this Elo (`UCI_LimitStrength`, see `skill`), or at full
@@ -219,6 +231,7 @@ impl Engine {
     /// Sets the number of search threads (clamped to `1..=max_threads()`).
     pub fn set_threads(&mut self, n: usize) {
         self.threads = n.clamp(1, max_threads());
+        self.start_helpers();
     }
 
     /// Table size in MB.
@@ -602,6 +615,19 @@ fn make_info(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Stockfish starts its threads when their number is set: the first search then
+    /// finds its helpers waiting instead of waiting for the scheduler to run them.
+    #[test]
+    fn helpers_are_started_when_the_thread_count_is_set() {
+        let mut engine = Engine::new(2, 1);
+        assert_eq!(engine.pool.started(), 1, "one helper for two threads");
+        engine.set_threads(3);
+        assert_eq!(engine.pool.started(), 2);
+        engine.set_threads(1);
+        assert_eq!(engine.pool.started(), 2, "helpers stay parked for later");
+        assert_eq!(Engine::new(1, 1).pool.started(), 0);
+    }
 
     /// Breadcrumbs (`crumbs.rs`): a node frees its mark when it is done, also when a
     /// stop unwinds it, so a finished search leaves every slot free for the next.
