@@ -496,7 +496,10 @@ impl Eval {
         let colour_pawns_on = self.counts(weights::COLOUR_PAWNS, sink);
         let safe_pawn_on = self.counts(weights::SAFE_PAWN_THREAT, sink);
         let pawnless_on = self.counts(weights::PAWNLESS_FLANK, sink);
+        let royal_threat_on = self.counts(weights::ROYAL_THREAT, sink);
+        let reachable_on = self.counts(weights::REACHABLE_OUTPOST, sink);
         let reach_on = weak_on
+            || royal_threat_on
             || checks != 0
             || space_on
             || push_on
@@ -656,6 +659,14 @@ impl Eval {
                 }
             }
         }
+        if royal_threat_on {
+            self.royal_threats(pos, &royal_sq, &pawn_att, &twice, sink);
+        }
+        if reachable_on {
+            for ci in 0..2 {
+                self.reachable_outposts(pos, ci, &pawns, &pawn_att, sink);
+            }
+        }
         if space_on {
             for ci in 0..2 {
                 let n = self.space(pos, ci, &pawns, &pawn_att, &reach_all);
@@ -704,6 +715,77 @@ impl Eval {
             self.threats(pos, &att, sink);
         }
         sink.scalar(pos.side_to_move().idx(), weights::TEMPO_TERM, 1);
+    }
+
+    /// Side `ci`'s light pieces that stand off an outpost but reach an outpost square no
+    /// own piece stands on (Stockfish's reachable outpost: a square it can settle on next
+    /// move). Out of the walk's body, as [`Eval::royal_threats`].
+    #[inline(never)]
+    fn reachable_outposts<W: Word, S: Sink>(
+        &self,
+        pos: &Position<W>,
+        ci: usize,
+        pawns: &[Bitboard<W>; 2],
+        pawn_att: &[Bitboard<W>; 2],
+        sink: &mut S,
+    ) {
+        let v = &**pos.variant();
+        let occ = pos.occupied();
+        let c = Color::BOTH[ci];
+        let free = self.enemy_half[ci].narrow::<W>() & pawn_att[ci] & !pos.color_bb(c);
+        let outposts = free
+            .iter()
+            .filter(|&s| self.outpost(ci, s, pawns, pawn_att))
+            .fold(Bitboard::EMPTY, |b, s| b | s.bb::<W>());
+        if outposts.is_empty() {
+            return;
+        }
+        let mut n = 0;
+        let mut m = self.light_mask;
+        while m != 0 {
+            let t = m.trailing_zeros() as usize;
+            m &= m - 1;
+            for sq in pos.pieces(t as PieceType, c).iter() {
+                if !self.outpost(ci, sq, pawns, pawn_att)
+                    && (reach(v, ci, t, sq, occ) & outposts).any()
+                {
+                    n += 1;
+                }
+            }
+        }
+        if n > 0 {
+            sink.scalar(ci, weights::REACHABLE_OUTPOST, n);
+        }
+    }
+
+    /// Per side, the enemy pieces its royals attack that the enemy holds only weakly: no
+    /// enemy pawn-rule piece guards them, and they are not reached twice by the enemy
+    /// where the royal's side reaches them once (Stockfish's threat by king: a piece the
+    /// royal may simply take). Kept out of the walk's body, which it would otherwise
+    /// grow past inlining for every game that does not weigh it.
+    #[inline(never)]
+    fn royal_threats<W: Word, S: Sink>(
+        &self,
+        pos: &Position<W>,
+        royal_sq: &[Bitboard<W>; 2],
+        pawn_att: &[Bitboard<W>; 2],
+        twice: &[Bitboard<W>; 2],
+        sink: &mut S,
+    ) {
+        let v = &**pos.variant();
+        let occ = pos.occupied();
+        let royals = royal_sq[0] | royal_sq[1];
+        for ci in 0..2 {
+            let strong = pawn_att[1 - ci] | (twice[1 - ci] & !twice[ci]);
+            let victims = pos.color_bb(Color::BOTH[1 - ci]) & !royals & !strong;
+            let hit = royal_sq[ci].iter().fold(Bitboard::EMPTY, |b, k| {
+                b | reach(v, ci, pos.piece_on(k).kind() as usize, k, occ)
+            });
+            let n = (hit & victims).count() as i32;
+            if n > 0 {
+                sink.scalar(ci, weights::ROYAL_THREAT, n);
+            }
+        }
     }
 
     /// Per attacking type in `types`: the squares from which one of its pieces would check
@@ -1665,6 +1747,87 @@ mod tests {
                     "4k3/2p5/8/8/8/8/6P1/4K3 w - - 0 1",
                     -1,
                     "g2 counts 1 for White, c7 2 for Black",
+                ),
+            ],
+        );
+    }
+
+    /// Stockfish's threat by king: an enemy piece the royal attacks that no pawn guards
+    /// and that the enemy does not reach twice where the royal's side reaches it once.
+    #[test]
+    fn a_royal_attacking_a_weakly_held_piece_is_a_royal_threat() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::ROYAL_THREAT),
+            &[
+                (
+                    "4k3/8/8/8/8/8/3n4/4K3 w - - 0 1",
+                    1,
+                    "e1 attacks the knight on d2 and nothing guards it",
+                ),
+                (
+                    "4k3/8/8/8/8/8/3n4/4K3 b - - 0 1",
+                    -1,
+                    "the same, Black to move",
+                ),
+                (
+                    "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1",
+                    1,
+                    "a pawn is a victim too",
+                ),
+                (
+                    "4k3/8/8/8/8/2p5/3n4/4K3 w - - 0 1",
+                    0,
+                    "the pawn on c3 guards d2",
+                ),
+                (
+                    "3rk3/8/8/8/8/8/3n4/4K3 w - - 0 1",
+                    1,
+                    "one guard (the rook) against one attacker does not hold it strongly",
+                ),
+                (
+                    "3rk3/8/8/b7/8/8/3n4/4K3 w - - 0 1",
+                    0,
+                    "rook and bishop reach d2 twice where only the royal does once",
+                ),
+            ],
+        );
+    }
+
+    /// Stockfish's reachable outpost: a light piece off an outpost that reaches an
+    /// outpost square no own piece holds.
+    #[test]
+    fn a_light_piece_that_reaches_an_empty_outpost_counts_once() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::REACHABLE_OUTPOST),
+            &[
+                (
+                    "4k3/8/8/8/4P3/2N5/8/4K3 w - - 0 1",
+                    1,
+                    "the knight on c3 reaches d5, guarded by e4 and out of every black pawn's reach",
+                ),
+                (
+                    "4k3/8/8/8/4P3/2N5/8/4K3 b - - 0 1",
+                    -1,
+                    "the same, Black to move",
+                ),
+                (
+                    "4k3/2p5/8/8/4P3/2N5/8/4K3 w - - 0 1",
+                    0,
+                    "the pawn on c7 can still take on d5: no outpost",
+                ),
+                (
+                    "4k3/8/8/3N4/4P3/8/8/4K3 w - - 0 1",
+                    0,
+                    "a knight already on its outpost does not count",
+                ),
+                (
+                    "4k3/8/8/3B4/4P3/2N5/8/4K3 w - - 0 1",
+                    0,
+                    "d5 holds an own piece, and f5 is out of the knight's reach",
                 ),
             ],
         );

@@ -385,6 +385,8 @@ mod tests {
                 (weights::WEAK_UNOPPOSED, (-13, -27)),
                 (weights::PASSED_FILE, (-5, -4)),
                 (weights::PAWNLESS_FLANK, (-17, -95)),
+                (weights::ROYAL_THREAT, (24, 89)),
+                (weights::REACHABLE_OUTPOST, (31, 22)),
             ] {
                 let f = w.layout.scalar(term);
                 w.mg[f] = x.0;

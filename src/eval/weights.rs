@@ -20,7 +20,7 @@ pub const LIGHT: i32 = 450;
 const TEMPO: i32 = 12;
 
 /// The scalar terms, in their order after the per-type and per-square ones.
-pub const SCALARS: [&str; 29] = [
+pub const SCALARS: [&str; 31] = [
     "tempo",
     "shelter",
     "doubled",
@@ -50,6 +50,8 @@ pub const SCALARS: [&str; 29] = [
     "weak_unopposed",
     "passed_file",
     "pawnless_flank",
+    "royal_threat",
+    "reachable_outpost",
 ];
 /// Index of `tempo` among [`SCALARS`].
 pub const TEMPO_TERM: usize = 0;
@@ -109,6 +111,10 @@ pub const WEAK_UNOPPOSED: usize = 26;
 pub const PASSED_FILE: usize = 27;
 /// Index of `pawnless_flank` among [`SCALARS`].
 pub const PAWNLESS_FLANK: usize = 28;
+/// Index of `royal_threat` among [`SCALARS`].
+pub const ROYAL_THREAT: usize = 29;
+/// Index of `reachable_outpost` among [`SCALARS`].
+pub const REACHABLE_OUTPOST: usize = 30;
 
 /// Where each feature sits in the flat weight vectors of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -378,6 +384,8 @@ impl Weights {
             e.weak_unopposed,
             e.passed_file,
             e.pawnless_flank,
+            e.royal_threat,
+            e.reachable_outpost,
         ]
         .into_iter()
         .enumerate()

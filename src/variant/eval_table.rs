@@ -126,6 +126,13 @@ pub struct EvalFile {
     /// files on each side of it.
     #[serde(default)]
     pub pawnless_flank: Option<Pair>,
+    /// Per enemy piece a royal reaches that its side does not hold strongly: no enemy
+    /// pawn-rule piece guards it, nor two enemy pieces where only one own reaches it.
+    #[serde(default)]
+    pub royal_threat: Option<Pair>,
+    /// Per light piece off an outpost that reaches an empty outpost square.
+    #[serde(default)]
+    pub reachable_outpost: Option<Pair>,
     /// Scale the endgame score down for a side ahead with few pawn-rule pieces
     /// (Stockfish's scale factor; fitted weights assume whichever way it was fitted).
     #[serde(default)]
@@ -243,6 +250,10 @@ pub struct EvalTable {
     pub passed_file: Option<Pair>,
     /// See [`EvalFile::pawnless_flank`].
     pub pawnless_flank: Option<Pair>,
+    /// See [`EvalFile::royal_threat`].
+    pub royal_threat: Option<Pair>,
+    /// See [`EvalFile::reachable_outpost`].
+    pub reachable_outpost: Option<Pair>,
     /// See [`EvalFile::endgame_scale`].
     pub endgame_scale: bool,
     /// Per piece type.
@@ -348,6 +359,8 @@ pub fn compile(
         ("weak_unopposed", f.weak_unopposed),
         ("passed_file", f.passed_file),
         ("pawnless_flank", f.pawnless_flank),
+        ("royal_threat", f.royal_threat),
+        ("reachable_outpost", f.reachable_outpost),
     ];
     for (key, pair) in scalars {
         bounded(&format!("eval.{key}"), pair.iter().flatten())?;
@@ -389,6 +402,8 @@ pub fn compile(
     out.weak_unopposed = f.weak_unopposed;
     out.passed_file = f.passed_file;
     out.pawnless_flank = f.pawnless_flank;
+    out.royal_threat = f.royal_threat;
+    out.reachable_outpost = f.reachable_outpost;
     out.endgame_scale = f.endgame_scale;
     for (key, pf) in &f.piece {
         let path = format!("eval.piece.{key}");
