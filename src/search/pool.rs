@@ -42,9 +42,7 @@ impl Pool {
             },
         }
     }
-}
 
-impl Pool {
     /// How many helper threads have been started.
     #[cfg(test)]
     pub fn started(&self) -> usize {
