@@ -496,10 +496,13 @@ impl Eval {
         let colour_pawns_on = self.counts(weights::COLOUR_PAWNS, sink);
         let safe_pawn_on = self.counts(weights::SAFE_PAWN_THREAT, sink);
         let pawnless_on = self.counts(weights::PAWNLESS_FLANK, sink);
-        let royal_threat_on = self.counts(weights::ROYAL_THREAT, sink);
-        let reachable_on = self.counts(weights::REACHABLE_OUTPOST, sink);
+        // The out-of-line terms (see [`Eval::late_terms`]) counted: royal threat,
+        // reachable outpost, queen threat.
+        let late = self.counts(weights::ROYAL_THREAT, sink)
+            || self.counts(weights::REACHABLE_OUTPOST, sink)
+            || self.counts(weights::QUEEN_THREAT, sink);
         let reach_on = weak_on
-            || royal_threat_on
+            || late
             || checks != 0
             || space_on
             || push_on
@@ -659,13 +662,8 @@ impl Eval {
                 }
             }
         }
-        if royal_threat_on {
-            self.royal_threats(pos, &royal_sq, &pawn_att, &twice, sink);
-        }
-        if reachable_on {
-            for ci in 0..2 {
-                self.reachable_outposts(pos, ci, &pawns, &pawn_att, sink);
-            }
+        if late {
+            self.late_terms(pos, &royal_sq, &pawns, &pawn_att, &twice, sink);
         }
         if space_on {
             for ci in 0..2 {
@@ -717,10 +715,36 @@ impl Eval {
         sink.scalar(pos.side_to_move().idx(), weights::TEMPO_TERM, 1);
     }
 
+    /// The terms added last, each walked on its own and only when counted: royal threat,
+    /// reachable outposts, queen threat. Out of the walk's body: inside it, even gated
+    /// off, they cost the chess bench 4–21M instructions, as the larger body was laid
+    /// out worse.
+    #[inline(never)]
+    fn late_terms<W: Word, S: Sink>(
+        &self,
+        pos: &Position<W>,
+        royal_sq: &[Bitboard<W>; 2],
+        pawns: &[Bitboard<W>; 2],
+        pawn_att: &[Bitboard<W>; 2],
+        twice: &[Bitboard<W>; 2],
+        sink: &mut S,
+    ) {
+        if self.counts(weights::ROYAL_THREAT, sink) {
+            self.royal_threats(pos, royal_sq, pawn_att, twice, sink);
+        }
+        for ci in 0..2 {
+            if self.counts(weights::REACHABLE_OUTPOST, sink) {
+                self.reachable_outposts(pos, ci, pawns, pawn_att, sink);
+            }
+            if self.counts(weights::QUEEN_THREAT, sink) {
+                self.queen_threats(pos, ci, pawn_att, twice, sink);
+            }
+        }
+    }
+
     /// Side `ci`'s light pieces that stand off an outpost but reach an outpost square no
     /// own piece stands on (Stockfish's reachable outpost: a square it can settle on next
-    /// move). Out of the walk's body, as [`Eval::royal_threats`].
-    #[inline(never)]
+    /// move).
     fn reachable_outposts<W: Word, S: Sink>(
         &self,
         pos: &Position<W>,
@@ -758,12 +782,68 @@ impl Eval {
         }
     }
 
+    /// Side `ci`'s safe squares from which a cheaper piece of its own could attack, next
+    /// move, the enemy's most valuable piece when that piece is alone of its type (a
+    /// queen in chess; Stockfish's knight and slider on queen). Safe: no own piece stands
+    /// there, the enemy does not hold it strongly (see [`restricted`]), and the target
+    /// itself cannot take there unless a second own piece reaches it.
+    fn queen_threats<W: Word, S: Sink>(
+        &self,
+        pos: &Position<W>,
+        ci: usize,
+        pawn_att: &[Bitboard<W>; 2],
+        twice: &[Bitboard<W>; 2],
+        sink: &mut S,
+    ) {
+        let v = &**pos.variant();
+        let occ = pos.occupied();
+        let (c, d) = (Color::BOTH[ci], 1 - ci);
+        let plain = !(self.pawn_mask | self.royal_mask);
+        let Some(&top) =
+            self.by_value.iter().rev().find(|&&t| {
+                plain >> t & 1 != 0 && pos.pieces(t as PieceType, Color::BOTH[d]).any()
+            })
+        else {
+            return;
+        };
+        let target = pos.pieces(top as PieceType, Color::BOTH[d]);
+        if target.count() != 1 {
+            return;
+        }
+        let q = target.lsb();
+        let strong = pawn_att[d] | (twice[d] & !twice[ci]);
+        let exposed = reach(v, d, top, q, occ) & !twice[ci];
+        let safe = !pos.color_bb(c) & !strong & !exposed;
+        let mut n = 0;
+        for t in 0..self.values.len() {
+            if plain >> t & 1 == 0 || self.values[t] >= self.values[top] {
+                continue;
+            }
+            let bb = pos.pieces(t as PieceType, c);
+            if bb.is_empty() {
+                continue;
+            }
+            // Where a piece of type `t` would attack `q` from: what the target's side
+            // would reach from `q` as that type (exact for pieces that capture as they
+            // move and alike to the left and right, as in [`Eval::safe_checks`]).
+            let from = reach(v, d, t, q, occ) & safe;
+            if from.is_empty() {
+                continue;
+            }
+            let moves = bb
+                .iter()
+                .fold(Bitboard::EMPTY, |b, sq| b | reach(v, ci, t, sq, occ));
+            n += (moves & from).count() as i32;
+        }
+        if n > 0 {
+            sink.scalar(ci, weights::QUEEN_THREAT, n);
+        }
+    }
+
     /// Per side, the enemy pieces its royals attack that the enemy holds only weakly: no
     /// enemy pawn-rule piece guards them, and they are not reached twice by the enemy
     /// where the royal's side reaches them once (Stockfish's threat by king: a piece the
-    /// royal may simply take). Kept out of the walk's body, which it would otherwise
-    /// grow past inlining for every game that does not weigh it.
-    #[inline(never)]
+    /// royal may simply take).
     fn royal_threats<W: Word, S: Sink>(
         &self,
         pos: &Position<W>,
@@ -1828,6 +1908,49 @@ mod tests {
                     "4k3/8/8/3B4/4P3/2N5/8/4K3 w - - 0 1",
                     0,
                     "d5 holds an own piece, and f5 is out of the knight's reach",
+                ),
+            ],
+        );
+    }
+
+    /// Stockfish's knight and slider on queen: a safe square from which a cheaper piece
+    /// could attack the enemy's lone most valuable piece next move.
+    #[test]
+    fn a_safe_square_to_attack_the_lone_queen_from_counts() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::QUEEN_THREAT),
+            &[
+                (
+                    "4k3/8/8/8/3q4/8/8/N3K3 w - - 0 1",
+                    2,
+                    "the knight on a1 reaches b3 and c2, both a knight's leap from d4",
+                ),
+                (
+                    "4k3/8/8/8/3q4/8/8/N3K3 b - - 0 1",
+                    -2,
+                    "the same, Black to move",
+                ),
+                (
+                    "4k3/8/8/8/p2q4/8/8/N3K3 w - - 0 1",
+                    1,
+                    "the pawn on a4 guards b3",
+                ),
+                (
+                    "3qk3/8/8/8/3q4/8/8/N3K3 w - - 0 1",
+                    0,
+                    "two queens: the target is not alone of its type",
+                ),
+                (
+                    "4k3/8/8/8/3q4/8/8/4K2R w - - 0 1",
+                    0,
+                    "the rook's h4 is open to the queen and nothing else guards it",
+                ),
+                (
+                    "4k3/8/8/8/3q4/8/5B2/4K2R w - - 0 1",
+                    1,
+                    "the bishop on f2 guards h4; its own e3 is open to the queen",
                 ),
             ],
         );

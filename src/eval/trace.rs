@@ -387,6 +387,7 @@ mod tests {
                 (weights::PAWNLESS_FLANK, (-17, -95)),
                 (weights::ROYAL_THREAT, (24, 89)),
                 (weights::REACHABLE_OUTPOST, (31, 22)),
+                (weights::QUEEN_THREAT, (27, 13)),
             ] {
                 let f = w.layout.scalar(term);
                 w.mg[f] = x.0;

@@ -20,7 +20,7 @@ pub const LIGHT: i32 = 450;
 const TEMPO: i32 = 12;
 
 /// The scalar terms, in their order after the per-type and per-square ones.
-pub const SCALARS: [&str; 31] = [
+pub const SCALARS: [&str; 32] = [
     "tempo",
     "shelter",
     "doubled",
@@ -52,6 +52,7 @@ pub const SCALARS: [&str; 31] = [
     "pawnless_flank",
     "royal_threat",
     "reachable_outpost",
+    "queen_threat",
 ];
 /// Index of `tempo` among [`SCALARS`].
 pub const TEMPO_TERM: usize = 0;
@@ -115,6 +116,8 @@ pub const PAWNLESS_FLANK: usize = 28;
 pub const ROYAL_THREAT: usize = 29;
 /// Index of `reachable_outpost` among [`SCALARS`].
 pub const REACHABLE_OUTPOST: usize = 30;
+/// Index of `queen_threat` among [`SCALARS`].
+pub const QUEEN_THREAT: usize = 31;
 
 /// Where each feature sits in the flat weight vectors of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -386,6 +389,7 @@ impl Weights {
             e.pawnless_flank,
             e.royal_threat,
             e.reachable_outpost,
+            e.queen_threat,
         ]
         .into_iter()
         .enumerate()

@@ -133,6 +133,10 @@ pub struct EvalFile {
     /// Per light piece off an outpost that reaches an empty outpost square.
     #[serde(default)]
     pub reachable_outpost: Option<Pair>,
+    /// Per safe square from which a cheaper piece could attack the enemy's most valuable
+    /// piece next move, when that piece is alone of its type.
+    #[serde(default)]
+    pub queen_threat: Option<Pair>,
     /// Scale the endgame score down for a side ahead with few pawn-rule pieces
     /// (Stockfish's scale factor; fitted weights assume whichever way it was fitted).
     #[serde(default)]
@@ -254,6 +258,8 @@ pub struct EvalTable {
     pub royal_threat: Option<Pair>,
     /// See [`EvalFile::reachable_outpost`].
     pub reachable_outpost: Option<Pair>,
+    /// See [`EvalFile::queen_threat`].
+    pub queen_threat: Option<Pair>,
     /// See [`EvalFile::endgame_scale`].
     pub endgame_scale: bool,
     /// Per piece type.
@@ -361,6 +367,7 @@ pub fn compile(
         ("pawnless_flank", f.pawnless_flank),
         ("royal_threat", f.royal_threat),
         ("reachable_outpost", f.reachable_outpost),
+        ("queen_threat", f.queen_threat),
     ];
     for (key, pair) in scalars {
         bounded(&format!("eval.{key}"), pair.iter().flatten())?;
@@ -404,6 +411,7 @@ pub fn compile(
     out.pawnless_flank = f.pawnless_flank;
     out.royal_threat = f.royal_threat;
     out.reachable_outpost = f.reachable_outpost;
+    out.queen_threat = f.queen_threat;
     out.endgame_scale = f.endgame_scale;
     for (key, pf) in &f.piece {
         let path = format!("eval.piece.{key}");
