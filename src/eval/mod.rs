@@ -151,6 +151,8 @@ pub struct Eval {
     file_riders: Vec<usize>,
     /// Light types (worth under `weights::LIGHT`; not pawn-rule, not royal): outposts.
     light_mask: u32,
+    /// Types that ride (not pawn-rule, not royal): the x-ray on the royal zone.
+    rider_mask: u32,
     /// Per colour: the enemy half of the board (where an outpost counts).
     enemy_half: [Bitboard; 2],
     /// Per colour: the central files (the middle half) on the own ranks from the second
@@ -500,7 +502,8 @@ impl Eval {
         // reachable outpost, queen threat.
         let late = self.counts(weights::ROYAL_THREAT, sink)
             || self.counts(weights::REACHABLE_OUTPOST, sink)
-            || self.counts(weights::QUEEN_THREAT, sink);
+            || self.counts(weights::QUEEN_THREAT, sink)
+            || self.counts(weights::ZONE_XRAY, sink);
         let reach_on = weak_on
             || late
             || checks != 0
@@ -663,7 +666,7 @@ impl Eval {
             }
         }
         if late {
-            self.late_terms(pos, &royal_sq, &pawns, &pawn_att, &twice, sink);
+            self.late_terms(pos, &royal_sq, &zones, &pawns, &pawn_att, &twice, sink);
         }
         if space_on {
             for ci in 0..2 {
@@ -716,7 +719,7 @@ impl Eval {
     }
 
     /// The terms added last, each walked on its own and only when counted: royal threat,
-    /// reachable outposts, queen threat. Out of the walk's body: inside it, even gated
+    /// reachable outposts, queen threat, x-ray on the royal zone. Out of the walk's body: inside it, even gated
     /// off, they cost the chess bench 4–21M instructions, as the larger body was laid
     /// out worse.
     #[inline(never)]
@@ -724,6 +727,7 @@ impl Eval {
         &self,
         pos: &Position<W>,
         royal_sq: &[Bitboard<W>; 2],
+        zones: &[Bitboard<W>; 2],
         pawns: &[Bitboard<W>; 2],
         pawn_att: &[Bitboard<W>; 2],
         twice: &[Bitboard<W>; 2],
@@ -739,6 +743,45 @@ impl Eval {
             if self.counts(weights::QUEEN_THREAT, sink) {
                 self.queen_threats(pos, ci, pawn_att, twice, sink);
             }
+            if self.counts(weights::ZONE_XRAY, sink) {
+                self.zone_xrays(pos, ci, zones[1 - ci], pawns, sink);
+            }
+        }
+    }
+
+    /// Side `ci`'s riders that do not reach the enemy royal's zone but would through
+    /// every piece but the pawn-rule ones (Stockfish's rook and bishop on king ring: a
+    /// line that opens when a piece moves off it).
+    fn zone_xrays<W: Word, S: Sink>(
+        &self,
+        pos: &Position<W>,
+        ci: usize,
+        zone: Bitboard<W>,
+        pawns: &[Bitboard<W>; 2],
+        sink: &mut S,
+    ) {
+        if zone.is_empty() {
+            return;
+        }
+        let v = &**pos.variant();
+        let occ = pos.occupied();
+        let through = pawns[0] | pawns[1];
+        let c = Color::BOTH[ci];
+        let mut n = 0;
+        let mut m = self.rider_mask;
+        while m != 0 {
+            let t = m.trailing_zeros() as usize;
+            m &= m - 1;
+            for sq in pos.pieces(t as PieceType, c).iter() {
+                if (reach(v, ci, t, sq, through) & zone).any()
+                    && (reach(v, ci, t, sq, occ) & zone).is_empty()
+                {
+                    n += 1;
+                }
+            }
+        }
+        if n > 0 {
+            sink.scalar(ci, weights::ZONE_XRAY, n);
         }
     }
 
@@ -1951,6 +1994,44 @@ mod tests {
                     "4k3/8/8/8/3q4/8/5B2/4K2R w - - 0 1",
                     1,
                     "the bishop on f2 guards h4; its own e3 is open to the queen",
+                ),
+            ],
+        );
+    }
+
+    /// Stockfish's rook and bishop on king ring: a rider whose line to the royal's zone
+    /// only pieces other than pawns block.
+    #[test]
+    fn a_rider_that_reaches_the_royal_zone_through_pieces_is_an_x_ray() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::ZONE_XRAY),
+            &[
+                (
+                    "6k1/5ppp/8/8/3n4/8/1B6/6K1 w - - 0 1",
+                    1,
+                    "the bishop on b2 sees g7 through the knight on d4",
+                ),
+                (
+                    "6k1/5ppp/8/8/3n4/8/1B6/6K1 b - - 0 1",
+                    -1,
+                    "the same, Black to move",
+                ),
+                (
+                    "6k1/5ppp/8/8/3p4/8/1B6/6K1 w - - 0 1",
+                    0,
+                    "a pawn on d4 closes the line",
+                ),
+                (
+                    "6k1/5ppp/8/8/8/8/1B6/6K1 w - - 0 1",
+                    0,
+                    "the bishop already reaches g7",
+                ),
+                (
+                    "6k1/5ppp/8/8/8/5N2/8/5RK1 w - - 0 1",
+                    1,
+                    "the rook on f1 sees f7 through its own knight",
                 ),
             ],
         );

@@ -205,6 +205,13 @@ impl Eval {
                         && v.pieces[t].value < weights::LIGHT
                 })
                 .fold(0, |m, t| m | 1 << t),
+            rider_mask: (0..n)
+                .filter(|&t| {
+                    v.pawn_mask >> t & 1 == 0
+                        && v.royal_mask >> t & 1 == 0
+                        && !v.attacks[0][t].rides.is_empty()
+                })
+                .fold(0, |m, t| m | 1 << t),
             enemy_half: [Color::White, Color::Black].map(|c| {
                 (0..bd.squares())
                     .map(|s| Square(s as u8))

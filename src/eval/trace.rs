@@ -388,6 +388,7 @@ mod tests {
                 (weights::ROYAL_THREAT, (24, 89)),
                 (weights::REACHABLE_OUTPOST, (31, 22)),
                 (weights::QUEEN_THREAT, (27, 13)),
+                (weights::ZONE_XRAY, (19, -6)),
             ] {
                 let f = w.layout.scalar(term);
                 w.mg[f] = x.0;

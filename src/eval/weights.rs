@@ -20,7 +20,7 @@ pub const LIGHT: i32 = 450;
 const TEMPO: i32 = 12;
 
 /// The scalar terms, in their order after the per-type and per-square ones.
-pub const SCALARS: [&str; 32] = [
+pub const SCALARS: [&str; 33] = [
     "tempo",
     "shelter",
     "doubled",
@@ -53,6 +53,7 @@ pub const SCALARS: [&str; 32] = [
     "royal_threat",
     "reachable_outpost",
     "queen_threat",
+    "zone_xray",
 ];
 /// Index of `tempo` among [`SCALARS`].
 pub const TEMPO_TERM: usize = 0;
@@ -118,6 +119,8 @@ pub const ROYAL_THREAT: usize = 29;
 pub const REACHABLE_OUTPOST: usize = 30;
 /// Index of `queen_threat` among [`SCALARS`].
 pub const QUEEN_THREAT: usize = 31;
+/// Index of `zone_xray` among [`SCALARS`].
+pub const ZONE_XRAY: usize = 32;
 
 /// Where each feature sits in the flat weight vectors of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -390,6 +393,7 @@ impl Weights {
             e.royal_threat,
             e.reachable_outpost,
             e.queen_threat,
+            e.zone_xray,
         ]
         .into_iter()
         .enumerate()

@@ -137,6 +137,10 @@ pub struct EvalFile {
     /// piece next move, when that piece is alone of its type.
     #[serde(default)]
     pub queen_threat: Option<Pair>,
+    /// Per rider that does not reach the enemy royal's zone but would through every
+    /// piece but the pawn-rule ones.
+    #[serde(default)]
+    pub zone_xray: Option<Pair>,
     /// Scale the endgame score down for a side ahead with few pawn-rule pieces
     /// (Stockfish's scale factor; fitted weights assume whichever way it was fitted).
     #[serde(default)]
@@ -260,6 +264,8 @@ pub struct EvalTable {
     pub reachable_outpost: Option<Pair>,
     /// See [`EvalFile::queen_threat`].
     pub queen_threat: Option<Pair>,
+    /// See [`EvalFile::zone_xray`].
+    pub zone_xray: Option<Pair>,
     /// See [`EvalFile::endgame_scale`].
     pub endgame_scale: bool,
     /// Per piece type.
@@ -368,6 +374,7 @@ pub fn compile(
         ("royal_threat", f.royal_threat),
         ("reachable_outpost", f.reachable_outpost),
         ("queen_threat", f.queen_threat),
+        ("zone_xray", f.zone_xray),
     ];
     for (key, pair) in scalars {
         bounded(&format!("eval.{key}"), pair.iter().flatten())?;
@@ -412,6 +419,7 @@ pub fn compile(
     out.royal_threat = f.royal_threat;
     out.reachable_outpost = f.reachable_outpost;
     out.queen_threat = f.queen_threat;
+    out.zone_xray = f.zone_xray;
     out.endgame_scale = f.endgame_scale;
     for (key, pf) in &f.piece {
         let path = format!("eval.piece.{key}");
