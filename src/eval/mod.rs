@@ -666,7 +666,16 @@ impl Eval {
             }
         }
         if late {
-            self.late_terms(pos, &royal_sq, &zones, &pawns, &pawn_att, &twice, sink);
+            let walked = Walked {
+                royal_sq: &royal_sq,
+                zones: &zones,
+                pawns: &pawns,
+                pawn_att: &pawn_att,
+                twice: &twice,
+                types: checks,
+                by_type: &reach_type,
+            };
+            self.late_terms(pos, &walked, sink);
         }
         if space_on {
             for ci in 0..2 {
@@ -723,28 +732,19 @@ impl Eval {
     /// off, they cost the chess bench 4–21M instructions, as the larger body was laid
     /// out worse.
     #[inline(never)]
-    fn late_terms<W: Word, S: Sink>(
-        &self,
-        pos: &Position<W>,
-        royal_sq: &[Bitboard<W>; 2],
-        zones: &[Bitboard<W>; 2],
-        pawns: &[Bitboard<W>; 2],
-        pawn_att: &[Bitboard<W>; 2],
-        twice: &[Bitboard<W>; 2],
-        sink: &mut S,
-    ) {
+    fn late_terms<W: Word, S: Sink>(&self, pos: &Position<W>, w: &Walked<W>, sink: &mut S) {
         if self.counts(weights::ROYAL_THREAT, sink) {
-            self.royal_threats(pos, royal_sq, pawn_att, twice, sink);
+            self.royal_threats(pos, w.royal_sq, w.pawn_att, w.twice, sink);
         }
         for ci in 0..2 {
             if self.counts(weights::REACHABLE_OUTPOST, sink) {
-                self.reachable_outposts(pos, ci, pawns, pawn_att, sink);
+                self.reachable_outposts(pos, ci, w.pawns, w.pawn_att, sink);
             }
             if self.counts(weights::QUEEN_THREAT, sink) {
-                self.queen_threats(pos, ci, pawn_att, twice, sink);
+                self.queen_threats(pos, ci, w, sink);
             }
             if self.counts(weights::ZONE_XRAY, sink) {
-                self.zone_xrays(pos, ci, zones[1 - ci], pawns, sink);
+                self.zone_xrays(pos, ci, w.zones[1 - ci], w.pawns, sink);
             }
         }
     }
@@ -834,10 +834,10 @@ impl Eval {
         &self,
         pos: &Position<W>,
         ci: usize,
-        pawn_att: &[Bitboard<W>; 2],
-        twice: &[Bitboard<W>; 2],
+        w: &Walked<W>,
         sink: &mut S,
     ) {
+        let (pawn_att, twice) = (w.pawn_att, w.twice);
         let v = &**pos.variant();
         let occ = pos.occupied();
         let (c, d) = (Color::BOTH[ci], 1 - ci);
@@ -873,9 +873,12 @@ impl Eval {
             if from.is_empty() {
                 continue;
             }
-            let moves = bb
-                .iter()
-                .fold(Bitboard::EMPTY, |b, sq| b | reach(v, ci, t, sq, occ));
+            let moves = if w.types >> t & 1 != 0 {
+                w.by_type[ci][t]
+            } else {
+                bb.iter()
+                    .fold(Bitboard::EMPTY, |b, sq| b | reach(v, ci, t, sq, occ))
+            };
             n += (moves & from).count() as i32;
         }
         if n > 0 {
@@ -1226,6 +1229,24 @@ impl Eval {
             }
         }
     }
+}
+
+/// What the walk has found, per side, that [`Eval::late_terms`] reads again.
+struct Walked<'a, W: Word> {
+    /// The royals' squares.
+    royal_sq: &'a [Bitboard<W>; 2],
+    /// The royals' zones.
+    zones: &'a [Bitboard<W>; 2],
+    /// The pawn-rule pieces.
+    pawns: &'a [Bitboard<W>; 2],
+    /// What the pawn-rule pieces attack.
+    pawn_att: &'a [Bitboard<W>; 2],
+    /// The squares two pieces reach.
+    twice: &'a [Bitboard<W>; 2],
+    /// The types whose `by_type` entry is filled (the safe checks' types).
+    types: u32,
+    /// Per type, every square its pieces reach.
+    by_type: &'a [[Bitboard<W>; MAX_PIECE_TYPES]; 2],
 }
 
 /// A static evaluation that may have stopped at its cheap part
