@@ -551,7 +551,7 @@ impl Eval {
                 let light = outpost_on && self.light_mask >> t & 1 != 0;
                 let home = home.filter(|_| distance >> t & 1 != 0);
                 for sq in bb.iter() {
-                    if light && self.outpost(ci, sq, &pawns, &pawn_att) {
+                    if light && f.outposts[ci].has(sq) {
                         sink.scalar(ci, weights::OUTPOST, 1);
                     }
                     if let Some(k) = home {
@@ -671,6 +671,7 @@ impl Eval {
                 zones: &zones,
                 pawns: &pawns,
                 pawn_att: &pawn_att,
+                outposts: &f.outposts,
                 twice: &twice,
                 types: checks,
                 by_type: &reach_type,
@@ -738,7 +739,7 @@ impl Eval {
         }
         for ci in 0..2 {
             if self.counts(weights::REACHABLE_OUTPOST, sink) {
-                self.reachable_outposts(pos, ci, w.pawns, w.pawn_att, sink);
+                self.reachable_outposts(pos, ci, w.outposts[ci], sink);
             }
             if self.counts(weights::QUEEN_THREAT, sink) {
                 self.queen_threats(pos, ci, w, sink);
@@ -792,30 +793,23 @@ impl Eval {
         &self,
         pos: &Position<W>,
         ci: usize,
-        pawns: &[Bitboard<W>; 2],
-        pawn_att: &[Bitboard<W>; 2],
+        outposts: Bitboard<W>,
         sink: &mut S,
     ) {
-        let v = &**pos.variant();
-        let occ = pos.occupied();
         let c = Color::BOTH[ci];
-        let free = self.enemy_half[ci].narrow::<W>() & pawn_att[ci] & !pos.color_bb(c);
-        let outposts = free
-            .iter()
-            .filter(|&s| self.outpost(ci, s, pawns, pawn_att))
-            .fold(Bitboard::EMPTY, |b, s| b | s.bb::<W>());
-        if outposts.is_empty() {
+        let free = outposts & !pos.color_bb(c);
+        if free.is_empty() {
             return;
         }
+        let v = &**pos.variant();
+        let occ = pos.occupied();
         let mut n = 0;
         let mut m = self.light_mask;
         while m != 0 {
             let t = m.trailing_zeros() as usize;
             m &= m - 1;
             for sq in pos.pieces(t as PieceType, c).iter() {
-                if !self.outpost(ci, sq, pawns, pawn_att)
-                    && (reach(v, ci, t, sq, occ) & outposts).any()
-                {
+                if !outposts.has(sq) && (reach(v, ci, t, sq, occ) & free).any() {
                     n += 1;
                 }
             }
@@ -1241,6 +1235,8 @@ struct Walked<'a, W: Word> {
     pawns: &'a [Bitboard<W>; 2],
     /// What the pawn-rule pieces attack.
     pawn_att: &'a [Bitboard<W>; 2],
+    /// The outposts.
+    outposts: &'a [Bitboard<W>; 2],
     /// The squares two pieces reach.
     twice: &'a [Bitboard<W>; 2],
     /// The types whose `by_type` entry is filled (the safe checks' types).

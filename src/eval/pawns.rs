@@ -28,6 +28,9 @@ pub struct PawnFacts<W: Word> {
     /// The same per pawn-rule type, in the order of the variant's pawn mask (the first
     /// [`CACHED_TYPES`]).
     pub by_type: [[Bitboard<W>; CACHED_TYPES]; 2],
+    /// Per side, its outposts (see [`Eval::outpost`]), found only where an outpost
+    /// term counts: they depend on the pawns alone, so the cache keeps them.
+    pub outposts: [Bitboard<W>; 2],
     /// The weighed placement, passed and shape terms (middlegame, endgame).
     mg: [i32; 2],
     eg: [i32; 2],
@@ -127,6 +130,14 @@ impl Eval {
                 if unopposed > 0 && unopposed_on {
                     sink.scalar(ci, weights::WEAK_UNOPPOSED, unopposed);
                 }
+            }
+        }
+        if self.counts(weights::OUTPOST, sink) || self.counts(weights::REACHABLE_OUTPOST, sink) {
+            for ci in 0..2 {
+                f.outposts[ci] = (self.enemy_half[ci].narrow::<W>() & f.attacks[ci])
+                    .iter()
+                    .filter(|&s| self.outpost(ci, s, &f.pawns, &f.attacks))
+                    .fold(Bitboard::EMPTY, |b, s| b | s.bb::<W>());
             }
         }
         f
