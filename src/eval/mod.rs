@@ -498,8 +498,7 @@ impl Eval {
         let colour_pawns_on = self.counts(weights::COLOUR_PAWNS, sink);
         let safe_pawn_on = self.counts(weights::SAFE_PAWN_THREAT, sink);
         let pawnless_on = self.counts(weights::PAWNLESS_FLANK, sink);
-        // The out-of-line terms (see [`Eval::late_terms`]) counted: royal threat,
-        // reachable outpost, queen threat.
+        // Whether one of the out-of-line terms counts (see [`Eval::late_terms`]).
         let late = self.counts(weights::ROYAL_THREAT, sink)
             || self.counts(weights::REACHABLE_OUTPOST, sink)
             || self.counts(weights::QUEEN_THREAT, sink)
@@ -729,9 +728,9 @@ impl Eval {
     }
 
     /// The terms added last, each walked on its own and only when counted: royal threat,
-    /// reachable outposts, queen threat, x-ray on the royal zone. Out of the walk's body: inside it, even gated
-    /// off, they cost the chess bench 4–21M instructions, as the larger body was laid
-    /// out worse.
+    /// reachable outposts, queen threat, x-ray on the royal zone. Out of the walk's
+    /// body: inside it, even gated off, they cost the chess bench 4–21M instructions, as
+    /// the larger body was laid out worse.
     #[inline(never)]
     fn late_terms<W: Word, S: Sink>(&self, pos: &Position<W>, w: &Walked<W>, sink: &mut S) {
         if self.counts(weights::ROYAL_THREAT, sink) {
