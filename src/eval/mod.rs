@@ -766,20 +766,10 @@ impl Eval {
         let v = &**pos.variant();
         let occ = pos.occupied();
         let through = pawns[0] | pawns[1];
-        let c = Color::BOTH[ci];
-        let mut n = 0;
-        let mut m = self.rider_mask;
-        while m != 0 {
-            let t = m.trailing_zeros() as usize;
-            m &= m - 1;
-            for sq in pos.pieces(t as PieceType, c).iter() {
-                if (reach(v, ci, t, sq, through) & zone).any()
-                    && (reach(v, ci, t, sq, occ) & zone).is_empty()
-                {
-                    n += 1;
-                }
-            }
-        }
+        let n = count_pieces(pos, ci, self.rider_mask, |t, sq| {
+            (reach(v, ci, t, sq, through) & zone).any()
+                && (reach(v, ci, t, sq, occ) & zone).is_empty()
+        });
         if n > 0 {
             sink.scalar(ci, weights::ZONE_XRAY, n);
         }
@@ -802,17 +792,9 @@ impl Eval {
         }
         let v = &**pos.variant();
         let occ = pos.occupied();
-        let mut n = 0;
-        let mut m = self.light_mask;
-        while m != 0 {
-            let t = m.trailing_zeros() as usize;
-            m &= m - 1;
-            for sq in pos.pieces(t as PieceType, c).iter() {
-                if !outposts.has(sq) && (reach(v, ci, t, sq, occ) & free).any() {
-                    n += 1;
-                }
-            }
-        }
+        let n = count_pieces(pos, ci, self.light_mask, |t, sq| {
+            !outposts.has(sq) && (reach(v, ci, t, sq, occ) & free).any()
+        });
         if n > 0 {
             sink.scalar(ci, weights::REACHABLE_OUTPOST, n);
         }
@@ -1267,6 +1249,29 @@ fn restricted<W: Word>(
     let them = 1 - ci;
     let strong = pawn_att[them] | (twice[them] & !twice[ci]);
     (reach_all[them] & reach_all[ci] & !strong).count() as i32
+}
+
+/// Side `ci`'s pieces of the types in `mask` for which `test(type, square)` holds.
+#[inline]
+fn count_pieces<W: Word>(
+    pos: &Position<W>,
+    ci: usize,
+    mask: u32,
+    mut test: impl FnMut(usize, Square) -> bool,
+) -> i32 {
+    let c = Color::BOTH[ci];
+    let mut n = 0;
+    let mut m = mask;
+    while m != 0 {
+        let t = m.trailing_zeros() as usize;
+        m &= m - 1;
+        n += pos
+            .pieces(t as PieceType, c)
+            .iter()
+            .filter(|&sq| test(t, sq))
+            .count() as i32;
+    }
+    n
 }
 
 /// Every square a piece of type `t` and colour `c` on `from` moves or captures to.
