@@ -4,7 +4,7 @@
 //! structure there.
 
 use super::{weights, Eval, Score, Sink};
-use crate::core::geometry::{Bitboard, Word};
+use crate::core::geometry::{Bitboard, Square, Word};
 use crate::core::moves::{Color, PieceType};
 use crate::position::Position;
 
@@ -204,9 +204,44 @@ impl Eval {
     }
 }
 
+/// A pawn's stop square and outposts: squares the pawn-rule pieces decide alone.
+impl Eval {
+    /// The square one step ahead of `sq` on its file for side `ci` (a pawn's stop
+    /// square), if the board goes on.
+    #[inline]
+    pub(super) fn stop_square<W: Word>(&self, ci: usize, sq: Square) -> Option<Square> {
+        let ahead = self.file_ahead[ci][sq.idx()].narrow::<W>();
+        // Squares count up by rank, so the nearest square ahead is the lowest for White.
+        match (ahead.is_empty(), ci) {
+            (true, _) => None,
+            (false, 0) => Some(ahead.lsb()),
+            (false, _) => Some(ahead.msb()),
+        }
+    }
+
+    /// Whether `sq` is an outpost for side `ci`: in the enemy half, guarded by an own
+    /// pawn-rule piece, and out of reach of every enemy one, now and as they advance.
+    #[inline]
+    pub(super) fn outpost<W: Word>(
+        &self,
+        ci: usize,
+        sq: Square,
+        pawns: &[Bitboard<W>; 2],
+        pawn_att: &[Bitboard<W>; 2],
+    ) -> bool {
+        let s = sq.idx();
+        self.enemy_half[ci].has(sq)
+            && pawn_att[ci].has(sq)
+            && (self.front_span[ci][s].narrow() & self.beside_files[s].narrow() & pawns[1 - ci])
+                .is_empty()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::tests::assert_counts;
+    use crate::registry;
 
     /// The cache gives the evaluation the full walk gives, in every built-in game, along
     /// a game of pseudo-random moves where pawn structures repeat and change.
@@ -226,5 +261,161 @@ mod tests {
                 );
             }
         });
+    }
+
+    #[test]
+    fn a_light_piece_on_a_pawn_guarded_square_no_enemy_pawn_can_attack_is_an_outpost() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::OUTPOST),
+            &[
+                ("4k3/8/8/4N3/3P4/8/8/4K3 w - - 0 1", 1, "e5, guarded by d4"),
+                ("4k3/8/8/4N3/3P1p2/8/8/4K3 w - - 0 1", 1, "f4 is past e5"),
+                (
+                    "4k3/5p2/8/4N3/3P4/8/8/4K3 w - - 0 1",
+                    0,
+                    "f7-f6 would attack e5",
+                ),
+                ("4k3/8/8/4N3/8/8/8/4K3 w - - 0 1", 0, "no guard"),
+                (
+                    "4k3/8/8/8/4N3/3P4/8/4K3 w - - 0 1",
+                    0,
+                    "e4 is White's own half",
+                ),
+                (
+                    "3k4/8/8/4Q3/3P4/8/8/4K3 w - - 0 1",
+                    0,
+                    "a queen is not light",
+                ),
+                (
+                    "4k3/8/8/3p4/4n3/8/8/4K3 w - - 0 1",
+                    -1,
+                    "Black's knight on e4, guarded by d5",
+                ),
+            ],
+        );
+    }
+
+    /// Stockfish's backward pawn: "behind all pawns of the same colour on the adjacent
+    /// files and cannot be safely advanced" (its stop square held or attacked by an
+    /// enemy pawn); an isolated pawn counts as isolated only.
+    #[test]
+    fn a_pawn_whose_neighbours_are_all_ahead_and_whose_step_is_stopped_is_backward() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::BACKWARD),
+            &[
+                (
+                    "4k3/8/8/8/4p3/4P3/3P4/4K3 w - - 0 1",
+                    1,
+                    "d2: e3 is ahead of it and e4 attacks d3",
+                ),
+                (
+                    "4k3/p7/8/8/8/4P3/3P4/4K3 w - - 0 1",
+                    0,
+                    "d3 is not attacked",
+                ),
+                (
+                    "4k3/8/8/8/8/3pP3/3P4/4K3 w - - 0 1",
+                    1,
+                    "d2: an enemy pawn stands on d3",
+                ),
+                (
+                    "4k3/8/8/8/8/3p4/3P4/4K3 w - - 0 1",
+                    0,
+                    "d2 has no neighbour: isolated, not backward",
+                ),
+                (
+                    "4k3/8/8/8/4p3/3PP3/8/4K3 w - - 0 1",
+                    0,
+                    "d3 and e3 side by side guard each other's step",
+                ),
+                (
+                    "4k3/3p4/4p3/4P3/8/8/8/4K3 w - - 0 1",
+                    -1,
+                    "Black's d7: e6 ahead, e5 attacks d6",
+                ),
+            ],
+        );
+    }
+
+    /// Stockfish's weak unopposed pawns: an isolated or backward pawn with no enemy pawn
+    /// ahead of it on its file.
+    #[test]
+    fn an_isolated_or_backward_pawn_no_enemy_pawn_faces_is_weak_and_unopposed() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::WEAK_UNOPPOSED),
+            &[
+                (
+                    "4k3/8/8/8/8/8/P7/4K3 w - - 0 1",
+                    1,
+                    "a2 is isolated and Black has no pawn on the a-file",
+                ),
+                (
+                    "4k3/8/8/8/8/8/P7/4K3 b - - 0 1",
+                    -1,
+                    "the same, Black to move",
+                ),
+                (
+                    "4k3/p7/8/8/8/8/P7/4K3 w - - 0 1",
+                    0,
+                    "a7 and a2 face each other",
+                ),
+                (
+                    "4k3/8/8/8/8/8/P1P5/4K3 w - - 0 1",
+                    2,
+                    "a2 and c2 are both isolated",
+                ),
+                (
+                    "4k3/8/5p2/4p3/2P5/3P4/8/4K3 w - - 0 1",
+                    1,
+                    "d3 is backward (c4 stands ahead, e5 attacks d4) with no black pawn on \
+                     the d-file; c4, e5 and f6 each have a neighbour behind them or a free \
+                     step",
+                ),
+                (
+                    "4k3/8/3p1p2/4p3/2P5/3P4/8/4K3 w - - 0 1",
+                    0,
+                    "d6, backward too, and d3 face each other",
+                ),
+            ],
+        );
+    }
+
+    /// A passed pawn counts the files between it and the nearer edge.
+    #[test]
+    fn a_passed_pawn_counts_its_files_from_the_edge() {
+        let v = registry::get("chess").unwrap();
+        assert_counts(
+            &v,
+            |l| l.scalar(weights::PASSED_FILE),
+            &[
+                ("4k3/8/8/8/8/8/P7/4K3 w - - 0 1", 0, "a2 is on the edge"),
+                (
+                    "4k3/8/8/8/8/8/3P4/4K3 w - - 0 1",
+                    3,
+                    "d2 is three files from the a-file",
+                ),
+                (
+                    "4k3/8/8/8/8/8/6P1/4K3 w - - 0 1",
+                    1,
+                    "g2 is one file from the h-file",
+                ),
+                (
+                    "4k3/3p4/8/8/8/8/3P4/4K3 w - - 0 1",
+                    0,
+                    "d2 and d7 block each other: neither is passed",
+                ),
+                (
+                    "4k3/2p5/8/8/8/8/6P1/4K3 w - - 0 1",
+                    -1,
+                    "g2 counts 1 for White, c7 2 for Black",
+                ),
+            ],
+        );
     }
 }
