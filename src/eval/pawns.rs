@@ -202,10 +202,7 @@ impl Eval {
         }
         f
     }
-}
 
-/// A pawn's stop square and outposts: squares the pawn-rule pieces decide alone.
-impl Eval {
     /// The square one step ahead of `sq` on its file for side `ci` (a pawn's stop
     /// square), if the board goes on.
     #[inline]
