@@ -89,8 +89,9 @@ impl Eval {
     /// Side `ci`'s safe squares from which a cheaper piece of its own could attack, next
     /// move, the enemy's most valuable piece when that piece is alone of its type (a
     /// queen in chess; Stockfish's knight and slider on queen). Safe: no own piece stands
-    /// there, the enemy does not hold it strongly (see [`restricted`]), and the target
-    /// itself cannot take there unless a second own piece reaches it.
+    /// there, the enemy does not hold it strongly (see
+    /// [`super::threats::restricted`]), and the target itself cannot take there unless a
+    /// second own piece reaches it.
     fn queen_threats<W: Word, S: Sink>(
         &self,
         pos: &Position<W>,
