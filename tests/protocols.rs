@@ -499,6 +499,50 @@ fn end_of_input_stops_the_search_and_still_answers_bestmove() {
     assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
 }
 
+/// Stockfish's loop waits for a search before the next `position` and `go` (its `go`
+/// waits for the last search to finish): a driver that sends them without waiting for
+/// `bestmove` gets every search it asked for, not one cut off after a node.
+#[test]
+fn a_position_and_go_sent_during_a_depth_search_wait_for_its_bestmove() {
+    let mut s = Session::uci();
+    s.send("position startpos");
+    s.send("go depth 7");
+    s.send("position startpos moves e2e4");
+    s.send("go depth 3");
+    s.send("isready");
+    let first = s.expect("bestmove ");
+    let lines = s.lines();
+    let at = lines.iter().position(|l| *l == first).unwrap();
+    assert!(
+        lines[..at].iter().any(|l| l.starts_with("info depth 7 ")),
+        "the first search was cut short:\n{}",
+        lines[..=at].join("\n")
+    );
+    // The second search answers from the position after 1. e4: a black move.
+    let second = s.expect("bestmove ");
+    let mv = second.split_whitespace().nth(1).unwrap();
+    assert!(["7", "6", "5"].iter().any(|r| mv[1..2] == **r), "{second}");
+    // `readyok` came after both: it waited behind the lines sent before it.
+    s.expect("readyok");
+    s.quit("quit");
+}
+
+/// A search that never ends by itself (`go infinite`) is stopped by the next `position`
+/// (waiting for it would hang the session), as before.
+#[test]
+fn a_position_sent_during_go_infinite_stops_it() {
+    let mut s = Session::uci();
+    s.send("position startpos");
+    s.send("go infinite");
+    std::thread::sleep(Duration::from_millis(50));
+    s.send("position startpos moves e2e4");
+    s.expect("bestmove ");
+    s.send("go depth 2");
+    let b = s.expect("bestmove ");
+    assert!(b.starts_with("bestmove ") && !b.contains("(none)"), "{b}");
+    s.quit("quit");
+}
+
 #[test]
 fn a_go_depth_past_32_bits_is_an_error_not_depth_one() {
     let mut s = Session::uci();

@@ -2,6 +2,13 @@
 //!
 //! Bad input never ends the loop: an unknown command, a bad FEN or an illegal move is
 //! answered with `info string error …` and the engine keeps its position.
+//!
+//! A command that needs the engine idle (`position`, `go`, `setoption`, …) sent while a
+//! search that ends by itself is running waits for that search's `bestmove`, as
+//! Stockfish's does, instead of cutting it short; `stop`, `ponderhit`, `quit` and
+//! `isready` are answered at once. A search that never ends by itself (`go infinite`, a
+//! `go` with no limit, a ponder search) is stopped by such a command, since waiting for
+//! it would hang.
 
 use crate::core::moves::Color;
 use crate::position::Position;
@@ -12,6 +19,7 @@ use crate::search::skill::{MAX_ELO, MIN_ELO};
 use crate::search::smp::{check_threads, max_threads, MAX_MULTIPV};
 use crate::search::{uci_score, Engine, Event, Limits, SearchHandle};
 use crate::variant::Variant;
+use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
 
@@ -26,6 +34,7 @@ struct Uci {
     engine: Engine,
     variant: Arc<Variant>,
     pos: Position,
+    /// The running search, and whether it has a limit that ends it without `stop`.
     search: Option<(SearchHandle, bool)>,
     tx: Sender<Msg>,
     serial: u64,
@@ -35,6 +44,8 @@ struct Uci {
     limit_strength: bool,
     /// `UCI_Elo`, in force while `limit_strength` is.
     elo: u32,
+    /// Lines that wait for the running search to end, in the order they came.
+    pending: VecDeque<String>,
 }
 
 /// Runs the loop until `quit` or the end of input (which stops a running search: its
@@ -58,17 +69,35 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
         multipv: 1,
         limit_strength: false,
         elo: DEFAULT_ELO,
+        pending: VecDeque::new(),
     };
     while let Ok(msg) = rx.recv() {
-        match msg {
-            Msg::Line(l) => {
-                if !u.command(&l) {
-                    break;
+        let go_on = match msg {
+            Msg::Line(l) => u.command(&l),
+            // Nobody is left to send `stop`: a long search would outlive its reader. So
+            // the running search stops, and so does each one a waiting line starts.
+            Msg::Eof => {
+                u.stop();
+                while let Some(line) = u.pending.pop_front() {
+                    if !u.run(&line) {
+                        break;
+                    }
+                    u.stop();
                 }
+                break;
             }
-            // Nobody is left to send `stop`: a long search would outlive its reader.
-            Msg::Eof => break,
-            Msg::Done(..) => {}
+            // Sent as the search's last act: its thread is ending, not yet gone.
+            Msg::Done(n, _) => {
+                if n == u.serial {
+                    if let Some((h, _)) = u.search.take() {
+                        h.join();
+                    }
+                }
+                u.drain()
+            }
+        };
+        if !go_on {
+            break;
         }
     }
     u.stop();
@@ -107,15 +136,64 @@ impl Uci {
         }
     }
 
-    /// Handles one line; false means quit.
+    /// Forgets a search that has ended; true while one runs.
+    fn searching(&mut self) -> bool {
+        if self.search.as_ref().is_some_and(|(h, _)| h.is_finished()) {
+            self.search = None;
+        }
+        self.search.is_some()
+    }
+
+    /// Whether the running search ends without a `stop` (a depth, node, time or clock
+    /// limit), so that a line needing the engine idle can wait for it.
+    fn ends_by_itself(&self) -> bool {
+        self.search
+            .as_ref()
+            .is_some_and(|(h, bounded)| *bounded && !h.is_pondering())
+    }
+
+    /// Runs the waiting lines until one starts a search that ends by itself (behind an
+    /// endless one they run as they would have on arrival); false means quit.
+    fn drain(&mut self) -> bool {
+        while !(self.searching() && self.ends_by_itself()) {
+            let Some(line) = self.pending.pop_front() else {
+                break;
+            };
+            if !self.run(&line) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Handles one line as it arrives: answered now, or queued behind the running search
+    /// (see the module's doc); false means quit.
     fn command(&mut self, line: &str) -> bool {
+        let cmd = line.split_whitespace().next().unwrap_or("");
+        let now = match cmd {
+            "stop" | "ponderhit" | "quit" => true,
+            // `readyok` says every earlier command is done: it waits behind them.
+            "isready" => self.pending.is_empty(),
+            _ => !(self.searching() && self.ends_by_itself()) && self.pending.is_empty(),
+        };
+        if !now {
+            self.pending.push_back(line.to_string());
+            return true;
+        }
+        if !self.run(line) {
+            return false;
+        }
+        // After a `stop` (or a search this line ended) the waiting lines can run.
+        self.drain()
+    }
+
+    /// Carries out one line; false means quit.
+    fn run(&mut self, line: &str) -> bool {
         let parts: Vec<&str> = line.split_whitespace().collect();
         let Some(&cmd) = parts.first() else {
             return true;
         };
-        if self.search.as_ref().is_some_and(|(h, _)| h.is_finished()) {
-            self.search = None;
-        }
+        self.searching();
         match cmd {
             "uci" => self.uci(),
             "isready" => self.out.line("readyok"),
@@ -419,7 +497,13 @@ impl Uci {
             }
         }
         l.multipv = self.multipv;
-        let infinite = l.infinite;
+        // A search with no limit of its own (`go infinite`, a bare `go`) runs until `stop`.
+        let bounded = !l.infinite
+            && (l.depth.is_some()
+                || l.nodes.is_some()
+                || l.movetime.is_some()
+                || l.mate.is_some()
+                || l.time[self.pos.side_to_move().idx()].is_some());
         let out = self.out.clone();
         let root = self.pos.clone();
         self.serial += 1;
@@ -447,6 +531,6 @@ impl Uci {
             }
         });
         let h = self.engine.start(&self.pos, l, listener);
-        self.search = Some((h, infinite));
+        self.search = Some((h, bounded));
     }
 }
