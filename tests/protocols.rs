@@ -527,6 +527,31 @@ fn a_position_and_go_sent_during_a_depth_search_wait_for_its_bestmove() {
     s.quit("quit");
 }
 
+/// A `ponderhit` sent behind a waiting `go ponder` is meant for that ponder search, not
+/// for the search still running: it waits its turn too (python-chess sends the next
+/// position, `go ponder` and `ponderhit` as soon as it reads a `bestmove`, which the
+/// search prints just before it ends).
+#[test]
+fn a_ponderhit_behind_a_waiting_go_ponder_reaches_the_ponder_search() {
+    let mut s = Session::uci();
+    s.send("position startpos");
+    s.send("go depth 6");
+    s.send("position startpos moves e2e4 e7e5");
+    s.send("go ponder wtime 2000 btime 2000");
+    s.send("ponderhit");
+    s.expect("bestmove ");
+    // Without the ponderhit the ponder search would run until `stop`.
+    let t0 = Instant::now();
+    s.expect("bestmove ");
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    assert!(
+        !s.lines().iter().any(|l| l.contains("ponderhit without")),
+        "{}",
+        s.lines().join("\n")
+    );
+    s.quit("quit");
+}
+
 /// A search that never ends by itself (`go infinite`) is stopped by the next `position`
 /// (waiting for it would hang the session), as before.
 #[test]

@@ -6,7 +6,8 @@
 //! A command that needs the engine idle (`position`, `go`, `setoption`, …) sent while a
 //! search that ends by itself is running waits for that search's `bestmove`, as
 //! Stockfish's does, instead of cutting it short; `stop`, `ponderhit`, `quit` and
-//! `isready` are answered at once. A search that never ends by itself (`go infinite`, a
+//! `isready` are answered at once (unless lines already wait: then all but `quit` wait
+//! behind them, in order). A search that never ends by itself (`go infinite`, a
 //! `go` with no limit, a ponder search) is stopped by such a command, since waiting for
 //! it would hang.
 
@@ -170,11 +171,14 @@ impl Uci {
     /// (see the module's doc); false means quit.
     fn command(&mut self, line: &str) -> bool {
         let cmd = line.split_whitespace().next().unwrap_or("");
+        // Behind waiting lines every line but `quit` waits too: a `stop` or `ponderhit`
+        // there is meant for the search a waiting `go` starts, and `readyok` says every
+        // earlier command is done.
         let now = match cmd {
-            "stop" | "ponderhit" | "quit" => true,
-            // `readyok` says every earlier command is done: it waits behind them.
-            "isready" => self.pending.is_empty(),
-            _ => !(self.searching() && self.ends_by_itself()) && self.pending.is_empty(),
+            "quit" => true,
+            _ if !self.pending.is_empty() => false,
+            "stop" | "ponderhit" | "isready" => true,
+            _ => !(self.searching() && self.ends_by_itself()),
         };
         if !now {
             self.pending.push_back(line.to_string());
