@@ -338,8 +338,8 @@ fn tenfold_engines_load_the_referees_variant_file() {
     }
 }
 
-/// An engine that never finishes its handshake (no `uciok`) loses by it, and is killed
-/// and reaped rather than dropped while still running.
+/// An engine that never finishes its handshake (no `uciok`) stops the match before its
+/// first game, and is killed and reaped rather than dropped while still running.
 #[test]
 fn an_engine_without_a_handshake_is_killed() {
     let mut m = Command::new(env!("CARGO_BIN_EXE_tenfold"))
@@ -373,4 +373,49 @@ fn an_engine_without_a_handshake_is_killed() {
     for pid in seen {
         assert!(gone(&pid), "silent engine {pid} outlived its handshake");
     }
+}
+
+/// cutechess-cli stops at an engine it cannot start; so does the referee, before any
+/// game, instead of recording a forfeit in each: a path that is no program, and an
+/// engine whose `UCI_Variant` (here: none at all) does not offer the match's game.
+#[test]
+fn an_engine_that_cannot_start_or_lacks_the_variant_stops_the_match_before_any_game() {
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        "name=Ghost,cmd=/no/such/engine,proto=uci",
+        "--engine",
+        "name=R,player=random",
+        "--each",
+        "st=0.1",
+        "--games",
+        "2",
+    ]));
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("engine Ghost: cannot start"), "{err}");
+    assert!(err.contains("/no/such/engine"), "{err}");
+    assert!(!out.contains("Finished game"), "{out}");
+
+    let e = engine("S", "play", 0);
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--variant",
+        "grand",
+        "--engine",
+        &e,
+        "--engine",
+        "name=R,player=random",
+        "--each",
+        "st=0.1",
+        "--games",
+        "2",
+    ]));
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("engine S: cannot start")
+            && err.contains("UCI_Variant")
+            && err.contains("grand"),
+        "{err}"
+    );
+    assert!(!out.contains("Finished game"), "{out}");
 }

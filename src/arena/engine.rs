@@ -246,6 +246,21 @@ fn uci_score(line: &str) -> Option<i32> {
     }
 }
 
+/// The games of a UCI `option name UCI_Variant type combo … var A var B` line.
+fn uci_variants(line: &str) -> Option<Vec<String>> {
+    let rest = line.strip_prefix("option name UCI_Variant ")?;
+    let toks: Vec<&str> = rest.split_whitespace().collect();
+    if toks.first() != Some(&"type") || toks.get(1) != Some(&"combo") {
+        return None;
+    }
+    let vars = toks
+        .windows(2)
+        .filter(|w| w[0] == "var")
+        .map(|w| w[1].to_string())
+        .collect();
+    Some(vars)
+}
+
 /// An engine speaking UCI.
 pub struct UciEngine {
     name: String,
@@ -279,7 +294,48 @@ impl Player for UciEngine {
         if self.proc.is_none() {
             let mut p = Process::spawn(&self.cmd, &self.args)?;
             p.send("uci")?;
-            p.wait_for("uciok", Instant::now() + HANDSHAKE)?;
+            let deadline = Instant::now() + HANDSHAKE;
+            let mut variants = None;
+            loop {
+                let l = p.recv(deadline).map_err(|e| match e {
+                    PlayerError::Hung => PlayerError::Start(format!(
+                        "no uciok within {} s of `uci`",
+                        HANDSHAKE.as_secs()
+                    )),
+                    e => e,
+                })?;
+                let t = l.trim();
+                if t.starts_with("uciok") {
+                    break;
+                }
+                variants = variants.or_else(|| uci_variants(t));
+            }
+            // A variant file the engine is told to load (`VariantPath`) adds games its
+            // list, printed before, cannot name: the list is only trusted without one.
+            let loads = self
+                .options
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case("VariantPath"));
+            if variant != "chess" && !loads {
+                match variants {
+                    None => {
+                        return Err(PlayerError::Start(format!(
+                            "it has no UCI_Variant option, so it plays only chess, not {variant}"
+                        )))
+                    }
+                    Some(list) if !list.iter().any(|v| v == variant) => {
+                        let more = list.len().saturating_sub(8);
+                        let mut shown = list[..list.len().min(8)].join(", ");
+                        if more > 0 {
+                            shown.push_str(&format!(" and {more} more"));
+                        }
+                        return Err(PlayerError::Start(format!(
+                            "its UCI_Variant does not list {variant} (it lists {shown})"
+                        )));
+                    }
+                    Some(_) => {}
+                }
+            }
             for (k, v) in &self.options {
                 p.send(&format!("setoption name {k} value {v}"))?;
             }
@@ -387,13 +443,15 @@ impl Drop for UciEngine {
 }
 
 /// What an XBoard engine announced with `feature` (the spec's defaults otherwise).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Features {
     usermove: bool,
     setboard: bool,
     ping: bool,
     /// `nps=1`: a node limit can be set through `nps`.
     nps: bool,
+    /// `variants="…"`: the games it accepts (unset: every game, as the spec says).
+    variants: Option<Vec<String>>,
 }
 
 impl Default for Features {
@@ -403,6 +461,7 @@ impl Default for Features {
             setboard: false,
             ping: false,
             nps: true,
+            variants: None,
         }
     }
 }
@@ -490,6 +549,10 @@ impl XboardEngine {
                     "setboard" => self.features.setboard = on,
                     "ping" => self.features.ping = on,
                     "nps" => self.features.nps = on,
+                    "variants" => {
+                        self.features.variants =
+                            Some(v.split(',').map(|x| x.trim().to_string()).collect())
+                    }
                     "done" if on => return Ok(p),
                     "done" => deadline = Instant::now() + HANDSHAKE,
                     _ => {}
@@ -564,9 +627,23 @@ impl Player for XboardEngine {
                 "the engine announced setboard=0 and the game does not start from the start position".into(),
             ));
         }
+        let xname = crate::protocol::xboard::xboard_name(variant);
+        // A board-size prefix (`10x10+0_grand`) names the same game.
+        let listed = |x: &String| x == xname || x.split_once('_').is_some_and(|(_, n)| n == xname);
+        if let Some(list) = self
+            .features
+            .variants
+            .as_ref()
+            .filter(|_| xname != "normal")
+        {
+            if !list.iter().any(listed) {
+                return Err(PlayerError::Start(format!(
+                    "its variants feature does not list {xname}"
+                )));
+            }
+        }
         let p = self.proc.as_mut().expect("started above");
         p.send("new")?;
-        let xname = crate::protocol::xboard::xboard_name(variant);
         if xname != "normal" {
             p.send(&format!("variant {xname}"))?;
         }

@@ -26,7 +26,7 @@ use crate::registry::{self, LoadError};
 use crate::variant::Variant;
 use engine::{UciEngine, XboardEngine};
 use pgn::GameRecord;
-use player::{Baseline, EngineSpec, Player, Rng};
+use player::{Baseline, EngineSpec, Player, PlayerError, Rng};
 use stats::{Penta, Sprt, SprtVerdict, Wld};
 use std::collections::HashSet;
 use std::ops::Range;
@@ -378,6 +378,15 @@ pub enum MatchError {
     /// A searching player with nothing to stop its search.
     #[error("engine {0} has no time control (give --each tc=… or st=, depth=, nodes=)")]
     NoTimeControl(String),
+    /// A player that could not be started and readied for the game before any game:
+    /// every game would otherwise be its forfeit.
+    #[error("engine {engine}: {source}")]
+    Start {
+        /// The player's name.
+        engine: String,
+        /// What went wrong (not found, no handshake, the variant refused…).
+        source: PlayerError,
+    },
 }
 
 /// Plays a whole match; `on_game` is called after each game (for progress output).
@@ -416,6 +425,33 @@ fn time_controls(cfg: &MatchConfig) -> Result<Vec<TimeControl>, MatchError> {
     Ok(tcs)
 }
 
+/// Starts each player once and readies it for a game of the match's variant, as
+/// cutechess-cli stops at an engine it cannot start: a wrong path, a protocol the program
+/// does not speak or a variant it does not know is one error before any game, not a
+/// forfeit in every game. An engine that starts and later crashes still loses its game.
+fn preflight(cfg: &MatchConfig, start_fen: &str) -> Result<(), MatchError> {
+    std::thread::scope(|s| {
+        let checks: Vec<_> = cfg
+            .engines
+            .iter()
+            .map(|e| {
+                s.spawn(move || {
+                    let mut p = make_player(e, cfg.seed, &cfg.variant_files);
+                    let r = p.new_game(&cfg.variant, start_fen);
+                    p.quit();
+                    r.map_err(|source| MatchError::Start {
+                        engine: e.name.clone(),
+                        source,
+                    })
+                })
+            })
+            .collect();
+        checks
+            .into_iter()
+            .try_for_each(|h| h.join().unwrap_or(Ok(())))
+    })
+}
+
 /// Plays the games of a match not among `done` (games of an interrupted run, read back
 /// by [`resume::load`]); the result counts both. A slice of a match (`cfg.pairs`) plays
 /// all its pairs: its SPRT is judged when the slices are merged.
@@ -426,6 +462,7 @@ pub fn run_match_from(
 ) -> Result<MatchResult, MatchError> {
     let v = registry::get(&cfg.variant)?;
     let tcs = time_controls(cfg)?;
+    preflight(cfg, &v.start_fen)?;
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let sliced = cfg.pairs.is_some();
     let played: HashSet<usize> = done.iter().map(|g| g.number).collect();
