@@ -552,6 +552,20 @@ fn a_ponderhit_behind_a_waiting_go_ponder_reaches_the_ponder_search() {
     s.quit("quit");
 }
 
+/// A referee tells the games an engine plays by its `UCI_Variant` list (cutechess-cli,
+/// `tenfold match`): a game loaded from a file (`--variant-file`) is on it.
+#[test]
+fn the_uci_variant_option_lists_the_games_loaded_from_files() {
+    mini();
+    let mut s = Session::uci();
+    s.send("uci");
+    let l = s.expect("option name UCI_Variant ");
+    let w: Vec<&str> = l.split_whitespace().collect();
+    assert!(w.windows(2).any(|p| p == ["var", "mini"]), "{l}");
+    assert!(w.windows(2).any(|p| p == ["var", "grand"]), "{l}");
+    s.quit("quit");
+}
+
 /// A search that never ends by itself (`go infinite`) is stopped by the next `position`
 /// (waiting for it would hang the session), as before.
 #[test]

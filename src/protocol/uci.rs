@@ -245,16 +245,7 @@ impl Uci {
         self.out
             .line(&format!("id name Tenfold {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author the Tenfold authors");
-        let mut vars: Vec<String> = registry::names().iter().map(|s| s.to_string()).collect();
-        if !vars.contains(&self.variant.name) {
-            vars.push(self.variant.name.clone());
-        }
-        let combo: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
-        self.out.line(&format!(
-            "option name UCI_Variant type combo default {} {}",
-            self.variant.name,
-            combo.join(" ")
-        ));
+        self.variant_option();
         self.out.line(&format!(
             "option name Threads type spin default {} min 1 max {}",
             self.engine.threads(),
@@ -278,6 +269,22 @@ impl Uci {
             .line("option name VariantPath type string default <empty>");
         self.out.line("option name Clear Hash type button");
         self.out.line("uciok");
+    }
+
+    /// The `UCI_Variant` option with every game known now: the built-ins and the files
+    /// loaded (`--variant-file`, an earlier `VariantPath`), so that a referee can tell
+    /// which games the engine plays.
+    fn variant_option(&self) {
+        let mut vars = registry::known();
+        if !vars.contains(&self.variant.name) {
+            vars.push(self.variant.name.clone());
+        }
+        let combo: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
+        self.out.line(&format!(
+            "option name UCI_Variant type combo default {} {}",
+            self.variant.name,
+            combo.join(" ")
+        ));
     }
 
     fn setoption(&mut self, parts: &[&str]) {
