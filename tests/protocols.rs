@@ -566,6 +566,26 @@ fn the_uci_variant_option_lists_the_games_loaded_from_files() {
     s.quit("quit");
 }
 
+/// The same for XBoard's `variants` feature.
+#[test]
+fn the_xboard_variants_feature_lists_the_games_loaded_from_files() {
+    mini();
+    let mut s = Session::xboard();
+    s.send("xboard");
+    s.send("protover 2");
+    let l = s.expect("feature ping");
+    let list = l
+        .split("variants=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    assert!(list.split(',').any(|v| v == "mini"), "{l}");
+    assert!(list.split(',').any(|v| v == "grand"), "{l}");
+    s.quit("quit");
+}
+
 /// A search that never ends by itself (`go infinite`) is stopped by the next `position`
 /// (waiting for it would hang the session), as before.
 #[test]

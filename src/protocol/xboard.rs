@@ -657,10 +657,10 @@ impl XBoard {
     }
 
     fn features(&self) {
-        let mut vars: Vec<&str> = Vec::new();
-        for n in registry::names() {
-            vars.push(xboard_name(n));
-        }
+        // The games loaded from files (`--variant-file`) too: XBoard offers a name it does
+        // not know as the engine's own game, and a referee checks the list.
+        let known = registry::known();
+        let vars: Vec<&str> = known.iter().map(|n| xboard_name(n)).collect();
         self.out.line(&format!(
             "feature ping=1 setboard=1 usermove=1 time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=1 \
              colors=0 name=0 nps=1 memory=1 smp=1 myname=\"Tenfold {}\" variants=\"{}\"",
