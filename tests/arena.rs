@@ -375,47 +375,41 @@ fn an_engine_without_a_handshake_is_killed() {
     }
 }
 
+/// Runs a two-game match of `variant` between `engine` and a random player, which must
+/// stop before any game with exit 2; its error output.
+fn refused_match(variant: &str, engine: &str) -> String {
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--variant",
+        variant,
+        "--engine",
+        engine,
+        "--engine",
+        "name=R,player=random",
+        "--each",
+        "st=0.1",
+        "--games",
+        "2",
+    ]));
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(!out.contains("Finished game"), "{out}");
+    err
+}
+
 /// cutechess-cli stops at an engine it cannot start; so does the referee, before any
 /// game, instead of recording a forfeit in each: a path that is no program, and an
 /// engine whose `UCI_Variant` (here: none at all) does not offer the match's game.
 #[test]
 fn an_engine_that_cannot_start_or_lacks_the_variant_stops_the_match_before_any_game() {
-    let (code, out, err) = tenfold(&args(&[
-        "match",
-        "--engine",
-        "name=Ghost,cmd=/no/such/engine,proto=uci",
-        "--engine",
-        "name=R,player=random",
-        "--each",
-        "st=0.1",
-        "--games",
-        "2",
-    ]));
-    assert_eq!(code, 2, "{out}{err}");
+    let err = refused_match("chess", "name=Ghost,cmd=/no/such/engine,proto=uci");
     assert!(err.contains("engine Ghost: cannot start"), "{err}");
     assert!(err.contains("/no/such/engine"), "{err}");
-    assert!(!out.contains("Finished game"), "{out}");
 
-    let e = engine("S", "play", 0);
-    let (code, out, err) = tenfold(&args(&[
-        "match",
-        "--variant",
-        "grand",
-        "--engine",
-        &e,
-        "--engine",
-        "name=R,player=random",
-        "--each",
-        "st=0.1",
-        "--games",
-        "2",
-    ]));
-    assert_eq!(code, 2, "{out}{err}");
+    let err = refused_match("grand", &engine("S", "play", 0));
     assert!(
         err.contains("engine S: cannot start")
             && err.contains("UCI_Variant")
             && err.contains("grand"),
         "{err}"
     );
-    assert!(!out.contains("Finished game"), "{out}");
 }
