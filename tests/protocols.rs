@@ -521,8 +521,60 @@ fn a_position_and_go_sent_during_a_depth_search_wait_for_its_bestmove() {
     // The second search answers from the position after 1. e4: a black move.
     let second = s.expect("bestmove ");
     let mv = second.split_whitespace().nth(1).unwrap();
-    assert!(["7", "6", "5"].iter().any(|r| mv[1..2] == **r), "{second}");
-    // `readyok` came after both: it waited behind the lines sent before it.
+    assert!(
+        ["8", "7", "6", "5"].iter().any(|r| mv[1..2] == **r),
+        "{second}"
+    );
+    // `readyok` waited behind the `go` sent before it: it came after the first search's
+    // `bestmove` (as Stockfish's reader, blocked in that `go`, would read it).
+    // It may come just before or after the second search's `bestmove`.
+    let t0 = Instant::now();
+    let ready = loop {
+        if let Some(r) = s.lines().iter().position(|l| l == "readyok") {
+            break r;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(20), "no readyok");
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    assert!(ready > at, "{}", s.lines().join("\n"));
+    s.quit("quit");
+}
+
+/// A `stop` behind a waiting `position` (no `go` waits) still ends the running search:
+/// a deep `go depth` would otherwise hold the session until it finished by itself.
+#[test]
+fn a_stop_behind_a_waiting_position_ends_the_running_search() {
+    let mut s = Session::uci();
+    s.send("position startpos");
+    s.send("go depth 60");
+    s.expect("info depth 3 ");
+    s.send("position startpos moves e2e4");
+    let took = s.answer_time("stop", "bestmove ");
+    assert!(took < Duration::from_secs(2), "stop took {took:?}");
+    // The waiting position was then taken: the next search answers for Black.
+    s.send("go depth 2");
+    let b = s.expect("bestmove ");
+    let mv = b.split_whitespace().nth(1).unwrap();
+    assert!(["8", "7", "6", "5"].iter().any(|r| mv[1..2] == **r), "{b}");
+    s.quit("quit");
+}
+
+/// A `stop` behind a waiting `go` ends both the running search and the one that `go`
+/// starts: nothing is left searching, and each answers.
+#[test]
+fn a_stop_behind_a_waiting_go_ends_both_searches() {
+    let mut s = Session::uci();
+    s.send("position startpos");
+    s.send("go depth 60");
+    s.expect("info depth 3 ");
+    s.send("position startpos moves e2e4");
+    s.send("go depth 60");
+    let t0 = Instant::now();
+    s.send("stop");
+    s.expect("bestmove ");
+    s.expect("bestmove ");
+    assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
+    s.send("isready");
     s.expect("readyok");
     s.quit("quit");
 }

@@ -6,8 +6,9 @@
 //! A command that needs the engine idle (`position`, `go`, `setoption`, …) sent while a
 //! search that ends by itself is running waits for that search's `bestmove`, as
 //! Stockfish's does, instead of cutting it short; `stop`, `ponderhit`, `quit` and
-//! `isready` are answered at once (unless lines already wait: then all but `quit` wait
-//! behind them, in order). A search that never ends by itself (`go infinite`, a
+//! `isready` are answered at once, unless a `go` already waits: then all but `quit` wait
+//! behind it, in order, and apply to its search (a `stop` there ends the running search
+//! too). A search that never ends by itself (`go infinite`, a
 //! `go` with no limit, a ponder search) is stopped by such a command, since waiting for
 //! it would hang.
 
@@ -153,13 +154,18 @@ impl Uci {
             .is_some_and(|(h, bounded)| *bounded && !h.is_pondering())
     }
 
-    /// Runs the waiting lines until one starts a search that ends by itself (behind an
-    /// endless one they run as they would have on arrival); false means quit.
+    /// Runs the waiting lines as they would have run on arrival with nothing before
+    /// them: until a line needing the engine idle meets a search that ends by itself
+    /// (a `stop`, `ponderhit` or `isready` at the front runs at once); false means quit.
     fn drain(&mut self) -> bool {
-        while !(self.searching() && self.ends_by_itself()) {
-            let Some(line) = self.pending.pop_front() else {
+        while let Some(line) = self.pending.front() {
+            let cmd = line.split_whitespace().next().unwrap_or("");
+            let now = matches!(cmd, "stop" | "ponderhit" | "isready")
+                || !(self.searching() && self.ends_by_itself());
+            if !now {
                 break;
-            };
+            }
+            let line = self.pending.pop_front().unwrap_or_default();
             if !self.run(&line) {
                 return false;
             }
@@ -171,15 +177,28 @@ impl Uci {
     /// (see the module's doc); false means quit.
     fn command(&mut self, line: &str) -> bool {
         let cmd = line.split_whitespace().next().unwrap_or("");
-        // Behind waiting lines every line but `quit` waits too: a `stop` or `ponderhit`
-        // there is meant for the search a waiting `go` starts, and `readyok` says every
-        // earlier command is done.
+        // Stockfish's reader stops at a `go` that waits for the last search: what comes
+        // after it, a `stop` or `ponderhit` too, is read once that `go` has started its
+        // search, and is meant for it (python-chess sends the next `position`, `go ponder`
+        // and `ponderhit` as soon as it reads a `bestmove`, which a search prints just
+        // before it ends). Before any waiting `go`, a `stop` reaches the running search
+        // and `isready` is answered.
+        let go_waits = self
+            .pending
+            .iter()
+            .any(|l| l.split_whitespace().next() == Some("go"));
         let now = match cmd {
             "quit" => true,
-            _ if !self.pending.is_empty() => false,
-            "stop" | "ponderhit" | "isready" => true,
-            _ => !(self.searching() && self.ends_by_itself()),
+            "stop" | "ponderhit" | "isready" => !go_waits,
+            _ => self.pending.is_empty() && !(self.searching() && self.ends_by_itself()),
         };
+        // A `stop` behind a waiting `go` also ends the running search: a `go` sent during
+        // a deep search would otherwise wait, with its `stop`, until that search ended.
+        // In the race above the running search has already answered, so this costs it
+        // nothing.
+        if cmd == "stop" && go_waits {
+            self.stop();
+        }
         if !now {
             self.pending.push_back(line.to_string());
             return true;
