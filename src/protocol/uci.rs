@@ -201,7 +201,8 @@ impl Uci {
         }
         if !now {
             self.pending.push_back(line.to_string());
-            return true;
+            // After the `stop` above nothing may run, and the waiting lines can go on.
+            return self.drain();
         }
         if !self.run(line) {
             return false;
