@@ -419,13 +419,7 @@ fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {
             None => {}
         }
     };
-    let result = tenfold::arena::run_match_from(&cfg, prior, &on_game);
-    // A signal's thread is ending the process with 128 + the signal once its engines are
-    // dead; the match, cut short by their deaths, must not exit before it.
-    while tenfold::arena::engine::stopping() {
-        std::thread::park();
-    }
-    let mut result = result?;
+    let mut result = tenfold::arena::run_match_from(&cfg, prior, &on_game)?;
     if let Some(s) = &mut result.slice {
         s.pgn = a.pgnout.as_deref().map(config::absolute);
     }

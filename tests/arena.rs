@@ -342,20 +342,10 @@ fn tenfold_engines_load_the_referees_variant_file() {
 /// first game, and is killed and reaped rather than dropped while still running.
 #[test]
 fn an_engine_without_a_handshake_is_killed() {
+    let mut a = versus_random("chess", "name=S,cmd=/bin/sleep,arg=60,proto=uci");
+    a.extend(args(&["--plies", "0"]));
     let mut m = Command::new(env!("CARGO_BIN_EXE_tenfold"))
-        .args([
-            "match",
-            "--engine",
-            "name=S,cmd=/bin/sleep,arg=60,proto=uci",
-            "--engine",
-            "name=R,player=random",
-            "--each",
-            "st=0.1",
-            "--games",
-            "2",
-            "--plies",
-            "0",
-        ])
+        .args(&a)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -375,10 +365,9 @@ fn an_engine_without_a_handshake_is_killed() {
     }
 }
 
-/// Runs a two-game match of `variant` between `engine` and a random player, which must
-/// stop before any game with exit 2; its error output.
-fn refused_match(variant: &str, engine: &str) -> String {
-    let (code, out, err) = tenfold(&args(&[
+/// The arguments of a two-game match of `variant` between `engine` and a random player.
+fn versus_random(variant: &str, engine: &str) -> Vec<String> {
+    args(&[
         "match",
         "--variant",
         variant,
@@ -390,7 +379,12 @@ fn refused_match(variant: &str, engine: &str) -> String {
         "st=0.1",
         "--games",
         "2",
-    ]));
+    ])
+}
+
+/// Runs [`versus_random`], which must stop before any game with exit 2; its error output.
+fn refused_match(variant: &str, engine: &str) -> String {
+    let (code, out, err) = tenfold(&versus_random(variant, engine));
     assert_eq!(code, 2, "{out}{err}");
     assert!(!out.contains("Finished game"), "{out}");
     err

@@ -207,6 +207,14 @@ pub fn stopping() -> bool {
     STOPPING.load(std::sync::atomic::Ordering::SeqCst)
 }
 
+/// Once a signal has stopped the match, waits for the signal's thread to end the process
+/// with 128 + the signal: a match cut short by its engines' deaths must not return first.
+pub fn await_signal_exit() {
+    while stopping() {
+        std::thread::park();
+    }
+}
+
 /// Makes SIGINT and SIGTERM to the referee kill every engine's process group before the
 /// referee exits (status 128 + the signal), so a stopped match leaves nothing running.
 /// Call before any thread starts: the signals are blocked and waited for on a thread of

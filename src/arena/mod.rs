@@ -462,7 +462,9 @@ pub fn run_match_from(
 ) -> Result<MatchResult, MatchError> {
     let v = registry::get(&cfg.variant)?;
     let tcs = time_controls(cfg)?;
-    preflight(cfg, &v.start_fen)?;
+    let checked = preflight(cfg, &v.start_fen);
+    engine::await_signal_exit();
+    checked?;
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let sliced = cfg.pairs.is_some();
     let played: HashSet<usize> = done.iter().map(|g| g.number).collect();
@@ -547,6 +549,7 @@ pub fn run_match_from(
             });
         }
     });
+    engine::await_signal_exit();
     Ok(result.into_inner().unwrap_or_else(|e| e.into_inner()))
 }
 
