@@ -63,6 +63,33 @@ fn fen_after_a_double_step_names_the_skipped_square() {
 }
 
 #[test]
+fn an_en_passant_field_no_two_step_could_leave_is_ignored() {
+    // Common ruling C5: the field is the square a pawn's two-step skipped, and on input
+    // it only matters if an en passant capture exists. A square a rank off (the pawn's
+    // start, or one two ranks behind it) was skipped by no two-step, so no capture.
+    let v = chess();
+    for (fen, ghost) in [
+        ("4k3/8/8/3Pp3/8/8/8/4K3 w - e7 0 1", "d5e6"),
+        ("4k3/8/8/3pP3/8/8/8/4K3 b - e3 0 1", "d5e4"),
+        ("4k3/8/8/8/3pP3/8/8/4K3 b - e2 0 1", "d4e3"),
+    ] {
+        let p = Position::from_fen(&v, fen).unwrap();
+        let moves = legal(&p);
+        assert!(!moves.contains(&ghost.to_string()), "{fen}: {moves:?}");
+        assert!(p.fen().contains(" - 0 1"), "{fen} read back as {}", p.fen());
+    }
+    // The square the two-step did skip still allows the capture.
+    let p = Position::from_fen(&v, "4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 1").unwrap();
+    assert!(legal(&p).contains(&"d5e6".to_string()));
+}
+
+fn legal(p: &Position) -> Vec<String> {
+    let mut list = MoveList::new();
+    p.legal_moves(&mut list);
+    list.iter().map(|&m| p.move_to_string(m)).collect()
+}
+
+#[test]
 fn bad_fens_are_refused_with_a_reason() {
     let v = chess();
     for (fen, why) in [

@@ -499,6 +499,27 @@ fn end_of_input_stops_the_search_and_still_answers_bestmove() {
     assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
 }
 
+/// A script that pipes its commands and a last `quit` is still answered: every line sent
+/// before `quit` runs (Stockfish's reader reaches `quit` only after them), and since
+/// nobody waits after `quit`, the running search and each later one stop at once.
+#[test]
+fn quit_behind_waiting_lines_still_answers_them() {
+    let mut s = Session::uci();
+    s.send("position startpos");
+    s.send("go depth 60");
+    s.send("position startpos moves e2e4");
+    s.send("go perft 1");
+    s.send("isready");
+    let t0 = Instant::now();
+    s.send("quit");
+    s.thread.take().unwrap().join().unwrap();
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    s.expect("bestmove ");
+    // The perft runs from the position after 1. e4: twenty black moves.
+    s.expect("Nodes searched: 20");
+    s.expect("readyok");
+}
+
 /// Stockfish's loop waits for a search before the next `position` and `go` (its `go`
 /// waits for the last search to finish): a driver that sends them without waiting for
 /// `bestmove` gets every search it asked for, not one cut off after a node.

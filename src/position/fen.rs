@@ -80,12 +80,22 @@ impl Position {
                 skipped.set(s);
                 at = bd.offset(s, 0, dy);
             }
-            if let Some(victim) = at {
+            // The square the victim left: next to the named square, away from it. The
+            // field counts only if the victim's own multi-step goes from there to where
+            // it stands (a square named a rank off would otherwise invent a skip).
+            let origin = bd.offset(sq, 0, -dy);
+            if let (Some(victim), Some(origin)) = (at, origin) {
                 let p = pos.board[victim.idx()];
                 if skipped.any()
                     && !p.is_none()
                     && p.color() != pos.side
                     && v.pawn_mask >> p.kind() & 1 != 0
+                    && pos.board[origin.idx()].is_none()
+                    && v.long_pushes[p.color().idx()][origin.idx()].has(victim)
+                    && v.attacks[p.color().idx()][p.kind() as usize]
+                        .targets(&v.rays, origin, pos.occupied() ^ victim.bb())
+                        .quiet
+                        .has(victim)
                 {
                     pos.ep = skipped;
                     pos.ep_victim = victim;

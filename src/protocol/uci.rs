@@ -8,7 +8,9 @@
 //! Stockfish's does, instead of cutting it short; `stop`, `ponderhit`, `quit` and
 //! `isready` are answered at once, unless a `go` already waits: then all but `quit` wait
 //! behind it, in order, and apply to its search (a `stop` there ends the running search
-//! too). A search that never ends by itself (`go infinite`, a
+//! too). `quit` or the end of input behind waiting lines stops the running search and
+//! still answers each waiting line, its searches stopped at once. A search that never
+//! ends by itself (`go infinite`, a
 //! `go` with no limit, a ponder search) is stopped by such a command, since waiting for
 //! it would hang.
 
@@ -79,13 +81,7 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
             // Nobody is left to send `stop`: a long search would outlive its reader. So
             // the running search stops, and so does each one a waiting line starts.
             Msg::Eof => {
-                u.stop();
-                while let Some(line) = u.pending.pop_front() {
-                    if !u.run(&line) {
-                        break;
-                    }
-                    u.stop();
-                }
+                u.wind_up();
                 break;
             }
             // Sent as the search's last act: its thread is ending, not yet gone.
@@ -128,6 +124,19 @@ fn after<'a>(parts: &'a [&'a str], key: &str, keys: &[&str]) -> Option<String> {
 impl Uci {
     fn error(&self, msg: impl std::fmt::Display) {
         self.out.line(&format!("info string error {msg}"));
+    }
+
+    /// The end of the session (end of input, or `quit` behind waiting lines): the
+    /// running search stops, and each waiting line still runs and is answered, every
+    /// search it starts stopped at once.
+    fn wind_up(&mut self) {
+        self.stop();
+        while let Some(line) = self.pending.pop_front() {
+            if !self.run(&line) {
+                break;
+            }
+            self.stop();
+        }
     }
 
     /// Stops a running search and waits for its `bestmove`.
@@ -187,6 +196,12 @@ impl Uci {
             .pending
             .iter()
             .any(|l| l.split_whitespace().next() == Some("go"));
+        // Nobody waits for an answer after `quit`, but the lines before it were sent
+        // to be answered (a script that pipes `go`, `go perft`, `isready`, `quit`).
+        if cmd == "quit" && !self.pending.is_empty() {
+            self.wind_up();
+            return false;
+        }
         let now = match cmd {
             "quit" => true,
             "stop" | "ponderhit" | "isready" => !go_waits,
