@@ -294,3 +294,34 @@ fn kill_squares_are_written_ascending_and_read_in_any_order() {
         Err(MoveError::Unparsable(..))
     ));
 }
+
+#[test]
+fn infantry_stepping_back_and_forth_repeats_the_position() {
+    // Common ruling C2 (threefold repetition draws) with R1 (a pawn steps in any
+    // direction): a pawn's step resets the halfmove clock (C6) yet can be undone, so
+    // the third occurrence is found across pawn moves.
+    let mut p = pos(&ca().start_fen);
+    p.play_moves("b2b3 b7b6 e2f3 e7f6 f3e2 f6e7 e2f3 e7f6 f3e2")
+        .unwrap();
+    assert_eq!(
+        p.game_result(),
+        None,
+        "the start after b3 b6 has occurred twice"
+    );
+    p.play_moves("f6e7").unwrap();
+    assert_eq!(
+        p.game_result(),
+        Some((GameResult::Draw, "threefold repetition"))
+    );
+    // A kill cannot be undone, and the search for the repeated position stops there;
+    // the shuffle after a bishop's shot still counts from the shot on.
+    let mut q = pos("4k3/4p3/8/2b5/8/4P3/3P4/4K3 b - - 0 1");
+    q.play_moves("c5c5xe3 d2e2 e7f6 e2d2 f6e7 d2e2 e7f6 e2d2")
+        .unwrap();
+    assert_eq!(q.game_result(), None);
+    q.play_moves("f6e7").unwrap();
+    assert_eq!(
+        q.game_result(),
+        Some((GameResult::Draw, "threefold repetition"))
+    );
+}

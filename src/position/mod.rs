@@ -240,11 +240,16 @@ impl<W: Word> Position<W> {
         self.history.len()
     }
 
-    /// True when the current position occurred `times` times before (same side to move,
-    /// rights and hands: the key covers them), within the reach of the halfmove clock.
+    /// How many times the current position occurred before (same side to move, rights
+    /// and hands: the key covers them), looking back over the moves that could be
+    /// undone: within the halfmove clock's reach where every move resetting it is final.
     pub fn repetitions(&self) -> usize {
         let n = self.history.len();
-        let reach = (self.halfmove as usize).min(n);
+        let reach = if self.v.clock_bounds_repeats {
+            (self.halfmove as usize).min(n)
+        } else {
+            self.undoable_plies()
+        };
         let mut count = 0;
         let mut i = 2;
         while i <= reach {
@@ -254,6 +259,25 @@ impl<W: Word> Position<W> {
             i += 2;
         }
         count
+    }
+
+    /// The number of last moves of the game none of which is final (a kill, a capture
+    /// of a piece that goes to no hand, a pawn's own step where those only go forward):
+    /// where the clock cannot tell, as Combined Arms' infantry steps back and resets it.
+    #[inline(never)]
+    fn undoable_plies(&self) -> usize {
+        let v = &*self.v;
+        let to_hand = v.drops.as_ref().map_or(0, |d| d.to_hand);
+        self.history
+            .iter()
+            .rev()
+            .take_while(|u| {
+                let taken = !u.captured.is_none() && to_hand >> u.captured.kind() & 1 == 0;
+                let step = matches!(u.mv.kind(), MoveKind::Normal | MoveKind::DoubleStep)
+                    && v.pawn_mask >> u.moved.kind() & 1 != 0;
+                !(taken || !u.killed[0].is_none() || step && v.pawn_steps_final)
+            })
+            .count()
     }
 
     /// The royal squares of a colour.

@@ -8,6 +8,7 @@ use crate::core::fen::{read_placement, Placement};
 use crate::core::geometry::{Bitboard, Board, Square};
 use crate::core::moves::{Color, PieceType, MAX_PIECE_TYPES};
 use crate::movement::atoms::Atom;
+use crate::movement::atoms::AtomKind;
 use crate::movement::attacks::{AttackerMap, PieceAttacks, Rays};
 use crate::movement::{betza, taxonomy};
 use crate::rules::occupy::PieceExtFile;
@@ -160,6 +161,13 @@ impl Variant {
             .map_err(|(key, msg)| err(RuleError::new(key, msg)))?;
         let en_passant = en_passant::compile(file.en_passant);
         let long_pushes = en_passant::long_pushes(&board, en_passant);
+        let captures_final = drops.as_ref().is_none_or(|d| d.to_hand == 0);
+        let pawn_steps_final = pieces.iter().filter(|p| p.pawn).all(|p| {
+            p.atoms.iter().all(|a| {
+                a.step.dy > 0 && !matches!(a.kind, AtomKind::Bent { then, .. } if then.dy <= 0)
+            })
+        });
+        let clock_bounds_repeats = captures_final && pawn_steps_final && switch.is_none();
         Ok(Variant {
             name: file.name,
             description: file.description,
@@ -184,6 +192,8 @@ impl Variant {
             occupy,
             long_pushes,
             en_passant,
+            clock_bounds_repeats,
+            pawn_steps_final,
             search: SearchRules {
                 null_move: file.search.null_move,
                 lmr: file.search.lmr,

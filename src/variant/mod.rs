@@ -132,6 +132,13 @@ pub struct Variant {
     pub occupy: Option<Box<OccupyRules>>,
     /// Double steps leave an en passant square.
     pub en_passant: bool,
+    /// Whether every move that resets the halfmove clock can never be undone, so that a
+    /// repeated position lies within the clock's reach: false where a pawn can step
+    /// back or sideways (Combined Arms' infantry), pieces switch places, or captured
+    /// pieces go to a hand.
+    pub clock_bounds_repeats: bool,
+    /// Whether a pawn's own step can never be undone (every pawn atom goes forward).
+    pub pawn_steps_final: bool,
     /// Per colour and square: the squares straight ahead on its file two or more ranks
     /// away, where a pawn's step onto an empty square leaves an en passant square (all
     /// empty without en passant).
