@@ -87,3 +87,19 @@ fn a_flight_whose_check_test_could_not_be_exact_is_refused() {
         "{e}"
     );
 }
+
+#[test]
+fn betza_left_and_right_are_the_owners() {
+    // Betza's `l` and `r` name the owner's left and right: Black, facing White, sees
+    // every step turned half round (XBoard's and Fairy-Stockfish's reading). `lW` steps
+    // to the owner's left, `rfN` leaps forward-right on the long side.
+    let v = game("[[piece]]\nletter = \"L\"\nbetza = \"lWrfN\"\n").unwrap();
+    let from_d5 = |fen: &str| -> Vec<String> {
+        legal(&v, fen)
+            .into_iter()
+            .filter(|m| m.starts_with("d5"))
+            .collect()
+    };
+    assert_eq!(from_d5("4k3/8/8/3L4/8/8/8/4K3 w - - 0 1"), ["d5c5", "d5e7"]);
+    assert_eq!(from_d5("4k3/8/8/3l4/8/8/8/4K3 b - - 0 1"), ["d5c3", "d5e5"]);
+}

@@ -10,9 +10,9 @@ impl Eval {
     /// Per attacking type in `types`: the squares from which one of its pieces would check
     /// the enemy royal, that one of them can move to, and that no enemy piece guards.
     // Found from the royal's square with the defender's own move tables: the defender's
-    // moves are the attacker's mirrored rank-wise, so a piece of the royal's colour there
-    // reaches what attacks it exactly for pieces that move as they capture and move the
-    // same to the left as to the right (most), roughly for the others.
+    // moves are the attacker's turned half round, so a piece of the royal's colour there
+    // reaches what attacks it exactly for pieces that move as they capture (most),
+    // roughly for the others.
     pub(super) fn safe_checks<W: Word, S: Sink>(
         &self,
         pos: &Position<W>,

@@ -1,7 +1,9 @@
 //! Movement atoms: the mechanisms every piece is built from.
 //!
 //! A piece's movement is a list of [`Atom`]s, each one concrete direction (already
-//! expanded by symmetry) as seen by White; Black uses the same atoms mirrored in `dy`.
+//! expanded by symmetry) as seen by White; Black uses the same atoms turned half round
+//! (`dx` and `dy` negated), so that Betza's `l` and `r` are the owner's left and right,
+//! as XBoard and Fairy-Stockfish read them.
 //! Parsers (Betza, the Locomotive Taxonomy) produce atoms; `attacks` compiles them.
 
 /// A displacement in files (`dx`, towards the h/j file) and ranks (`dy`, towards Black).
@@ -19,12 +21,10 @@ impl Offset {
         Offset { dx, dy }
     }
 
-    /// The same displacement seen by Black (forward is down the board).
-    pub const fn mirrored(self) -> Offset {
-        Offset {
-            dx: self.dx,
-            dy: -self.dy,
-        }
+    /// The same displacement seen by Black, who faces White: forward is down the board
+    /// and Black's left is White's right.
+    pub const fn for_black(self) -> Offset {
+        self.reversed()
     }
 
     /// The displacement pointing the other way.
@@ -140,21 +140,21 @@ impl Atom {
         self
     }
 
-    /// The same atom seen by Black.
-    pub fn mirrored(self) -> Atom {
+    /// The same atom seen by Black ([`Offset::for_black`]).
+    pub fn for_black(self) -> Atom {
         let kind = match self.kind {
             AtomKind::Lame { via } => AtomKind::Lame {
-                via: via.mirrored(),
+                via: via.for_black(),
             },
             AtomKind::Bent { then, range } => AtomKind::Bent {
-                then: then.mirrored(),
+                then: then.for_black(),
                 range,
             },
             k => k,
         };
         Atom {
             kind,
-            step: self.step.mirrored(),
+            step: self.step.for_black(),
             ..self
         }
     }
@@ -189,7 +189,7 @@ mod tests {
     }
 
     #[test]
-    fn mirroring_flips_ranks_only() {
+    fn black_sees_each_step_turned_half_round() {
         let a = Atom {
             kind: AtomKind::Bent {
                 then: Offset::new(0, 1),
@@ -199,8 +199,9 @@ mod tests {
             mode: Mode::Move,
             initial: false,
         };
-        let m = a.mirrored();
-        assert_eq!(m.step, Offset::new(1, -1));
+        // Betza `rfF` seen by Black: forward is down and its right is the a-file side.
+        let m = a.for_black();
+        assert_eq!(m.step, Offset::new(-1, -1));
         assert_eq!(
             m.kind,
             AtomKind::Bent {

@@ -87,7 +87,7 @@ pub fn compile(
     for c in Color::BOTH {
         let mine: Vec<Atom> = atoms
             .iter()
-            .map(|a| if c == Color::White { *a } else { a.mirrored() })
+            .map(|a| if c == Color::White { *a } else { a.for_black() })
             .collect();
         for a in &mine {
             if let AtomKind::Ride { range } = a.kind {
@@ -127,7 +127,7 @@ fn check_exact(
         for s in shots_of.iter().flatten() {
             for dirs in [
                 pd.dirs.clone(),
-                pd.dirs.iter().map(|d| d.mirrored()).collect(),
+                pd.dirs.iter().map(|d| d.for_black()).collect(),
             ] {
                 let unenterable = dirs.iter().all(|d| s.offsets.contains(&d.reversed()));
                 let mut reach = vec![Offset::new(0, 0)];

@@ -123,7 +123,7 @@ pub fn compile(board: &Board, p: &PathFile, key: &str) -> Result<PathDef, RuleEr
     let mut back = [Vec::new(), Vec::new()];
     for c in Color::BOTH {
         for &d in &dirs {
-            let d = if c == Color::White { d } else { d.mirrored() };
+            let d = if c == Color::White { d } else { d.for_black() };
             for sq in board.all {
                 if let Some(t) = board.offset(sq, d.dx as i32, d.dy as i32) {
                     one[c.idx()][sq.idx()].set(t);

@@ -339,7 +339,7 @@ fn start_placement(ctx: &Ctx, fen: &str) -> Result<Placement, RuleError> {
     Ok(placement)
 }
 
-/// Attack tables per colour and type: each piece's atoms (mirrored for Black), its
+/// Attack tables per colour and type: each piece's atoms (turned half round for Black), its
 /// initial-move ranks and its confinement.
 fn attack_tables(
     ctx: &Ctx,
@@ -359,7 +359,7 @@ fn attack_tables(
             let atoms: Vec<Atom> = if c == Color::White {
                 p.atoms.clone()
             } else {
-                p.atoms.iter().map(|a| a.mirrored()).collect()
+                p.atoms.iter().map(|a| a.for_black()).collect()
             };
             let mut pa = PieceAttacks::compile(board, rays, &atoms, initial[c.idx()]);
             if let Some(region) = p.confine {

@@ -288,7 +288,7 @@ impl PieceAttacks {
         self.leaps[s].0[1]
     }
 
-    /// Compiles `atoms` (already mirrored for the colour) on `board`; `initial` holds the
+    /// Compiles `atoms` (already turned for the colour) on `board`; `initial` holds the
     /// squares initial-only atoms may start from.
     pub fn compile(board: &Board, rays: &mut Rays, atoms: &[Atom], initial: Bitboard) -> Self {
         let mut pa = PieceAttacks {
