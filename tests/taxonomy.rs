@@ -307,3 +307,15 @@ fn the_armor_named_in_the_taxonomy_is_the_combined_arms_knight() {
         tenfold::perft::perft(&mut b, 3)
     );
 }
+
+#[test]
+fn an_extending_table_may_give_an_inherited_piece_a_taxonomy_name() {
+    // tables/README.md: a piece gives its movement once, by Betza or by name; a table
+    // that `extends` chess and names the knight "Noble-Rook" replaces its inherited
+    // Betza `N` (it was refused as giving both).
+    let text = "extends = \"chess\"\nname = \"noble-knights\"\n\
+                [[piece]]\nletter = \"N\"\ntaxonomy = \"Noble-Rook\"\n";
+    let v = registry::load_text(text, "noble-knights.toml").unwrap();
+    let n = v.pieces.iter().find(|p| p.letter == 'N').unwrap();
+    assert_eq!(betza::to_betza(&n.atoms), "NR");
+}

@@ -223,9 +223,12 @@ pub(crate) fn toml_message(text: &str, e: &toml::de::Error) -> String {
     }
 }
 
+/// The keys that give a piece's movement, of which a piece has one.
+const MOVEMENT_KEYS: [&str; 2] = ["betza", "taxonomy"];
+
 /// Lays `over` onto `base`: tables merge key by key; `[[piece]]` entries merge by
-/// `letter` (a known letter overrides that piece's keys, a new one adds a piece); any
-/// other value replaces.
+/// `letter` (a known letter overrides that piece's keys, its movement as a whole, a new
+/// one adds a piece); any other value replaces.
 pub(crate) fn merge_tables(base: &mut toml::Table, over: toml::Table) {
     for (k, v) in over {
         match (base.get_mut(&k), v) {
@@ -238,6 +241,13 @@ pub(crate) fn merge_tables(base: &mut toml::Table, over: toml::Table) {
                         .find(|e| letter.is_some() && e.get("letter") == letter.as_ref());
                     match (same, entry) {
                         (Some(toml::Value::Table(bt)), toml::Value::Table(ot)) => {
+                            // A piece is given its movement once, by Betza or by name: a
+                            // new one replaces the inherited one in either notation.
+                            if MOVEMENT_KEYS.iter().any(|m| ot.contains_key(*m)) {
+                                for m in MOVEMENT_KEYS {
+                                    bt.remove(m);
+                                }
+                            }
                             merge_tables(bt, ot)
                         }
                         (_, entry) => b.push(entry),
