@@ -499,6 +499,42 @@ fn end_of_input_stops_the_search_and_still_answers_bestmove() {
     assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
 }
 
+/// Bad input never hangs: a `go` whose every limit is refused would otherwise search
+/// until a `stop` that a script sending it may never send; it names the faults and
+/// answers after the shallowest search. A clock given for the other side only is a game
+/// on the clock with none left for the mover (Stockfish too moves at once).
+#[test]
+fn a_go_with_no_valid_limit_still_answers() {
+    let mut s = Session::uci();
+    s.send("position startpos moves e2e4");
+    for go in [
+        "go depth x",
+        "go depth 99999999999",
+        "go dpeth 5",
+        "go wtime 60000",
+    ] {
+        let t0 = Instant::now();
+        s.send(go);
+        let best = s.expect("bestmove ");
+        assert!(
+            t0.elapsed() < Duration::from_secs(5),
+            "{go}: {:?}",
+            t0.elapsed()
+        );
+        assert!(
+            best.starts_with("bestmove e7") || best.contains(' '),
+            "{go}: {best}"
+        );
+    }
+    let errors = s
+        .lines()
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .count();
+    assert!(errors >= 3, "{:?}", s.lines());
+    s.quit("quit");
+}
+
 /// A script that pipes its commands and a last `quit` is still answered: every line sent
 /// before `quit` runs (Stockfish's reader reaches `quit` only after them), and since
 /// nobody waits after `quit`, the running search and each later one stop at once.

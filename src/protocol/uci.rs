@@ -479,6 +479,7 @@ impl Uci {
         ];
         let mut l = Limits::default();
         let num = |i: usize| parts.get(i + 1).and_then(|s| s.parse::<i64>().ok());
+        let mut faults = 0;
         let mut i = 1;
         while i < parts.len() {
             let n = num(i);
@@ -493,6 +494,7 @@ impl Uci {
                     parts[i + 1],
                     u32::MAX
                 ));
+                faults += 1;
                 i += 2;
                 continue;
             };
@@ -523,7 +525,10 @@ impl Uci {
                     while i < parts.len() && !GO_KEYWORDS.contains(&parts[i]) {
                         match self.pos.parse_move(parts[i]) {
                             Ok(m) => l.searchmoves.push(m),
-                            Err(e) => self.error(format!("searchmoves: {e}")),
+                            Err(e) => {
+                                self.error(format!("searchmoves: {e}"));
+                                faults += 1;
+                            }
                         }
                         i += 1;
                     }
@@ -531,18 +536,37 @@ impl Uci {
                 }
                 other => {
                     self.error(format!("unknown go parameter \"{other}\""));
+                    faults += 1;
                     i += 1;
                     continue;
                 }
             }
             if n.is_none() {
                 self.error(format!("go {} needs a number", parts[i]));
+                faults += 1;
                 i += 1;
             } else {
                 i += 2;
             }
         }
         l.multipv = self.multipv;
+        // A clock for the other side only is still a game on the clock, with none left
+        // for the mover (Stockfish plays at once too), not a search until `stop`.
+        let (us, them) = (self.pos.side_to_move(), self.pos.side_to_move().flip());
+        if l.time[us.idx()].is_none() && l.time[them.idx()].is_some() {
+            l.time[us.idx()] = Some(0);
+        }
+        // A `go` whose limits were all refused would run until a `stop` its sender may
+        // never send: it answers after the shallowest search instead.
+        let limited = l.depth.is_some()
+            || l.nodes.is_some()
+            || l.movetime.is_some()
+            || l.mate.is_some()
+            || l.time[us.idx()].is_some();
+        if faults > 0 && !limited && !l.infinite && !l.ponder {
+            self.error("go: no valid limit is left, searching to depth 1");
+            l.depth = Some(1);
+        }
         // A search with no limit of its own (`go infinite`, a bare `go`) runs until `stop`.
         let bounded = !l.infinite
             && (l.depth.is_some()
