@@ -7,9 +7,10 @@ use crate::position::notation::{GameResult, MoveError};
 use crate::position::Position;
 use crate::registry::{self, LoadError};
 use crate::report::Report;
+use crate::variant::Variant;
 use serde_json::{json, Value};
 use std::fmt::Write;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// `tenfold pgn` options.
 #[derive(clap::Args, Clone, Debug)]
@@ -465,16 +466,19 @@ pub enum CheckError {
     },
 }
 
-/// Replays one game under Tenfold's rules; Ok(number of moves) or why it fails.
-pub fn check_game(g: &PgnGame) -> Result<usize, CheckError> {
+/// Replays one game under Tenfold's rules, as `default` when it has no Variant tag;
+/// Ok(number of moves) or why it fails.
+pub fn check_game(g: &PgnGame, default: &Arc<Variant>) -> Result<usize, CheckError> {
     if let Some(d) = &g.defect {
         return Err(CheckError::Unreadable(d.clone()));
     }
     if g.result.is_empty() {
         return Err(CheckError::Unterminated);
     }
-    let variant = g.tag("Variant").unwrap_or("chess").to_lowercase();
-    let v = registry::get(&variant)?;
+    let v = match g.tag("Variant") {
+        Some(name) => registry::get(&name.to_lowercase())?,
+        None => default.clone(),
+    };
     let mut pos = match g.tag("FEN") {
         Some(f) => Position::from_fen(&v, f)?,
         None => Position::startpos(&v),
@@ -614,8 +618,8 @@ pub struct CheckReport {
 }
 
 impl CheckReport {
-    /// Checks every game, in order.
-    pub fn of(games: &[PgnGame]) -> CheckReport {
+    /// Checks every game, in order; a game without a Variant tag is one of `default`.
+    pub fn of(games: &[PgnGame], default: &Arc<Variant>) -> CheckReport {
         let games = games
             .iter()
             .enumerate()
@@ -623,7 +627,7 @@ impl CheckReport {
                 game: i + 1,
                 line: g.line,
                 result: g.tag("Result").unwrap_or("*").to_string(),
-                verdict: check_game(g),
+                verdict: check_game(g, default),
             })
             .collect();
         CheckReport { games }
@@ -655,6 +659,10 @@ impl Report for CheckReport {
 mod tests {
     use super::*;
 
+    fn chess() -> Arc<Variant> {
+        registry::get("chess").unwrap()
+    }
+
     fn record(moves: &[&str], result: Option<GameResult>) -> GameRecord {
         GameRecord {
             comments: vec![],
@@ -683,11 +691,11 @@ mod tests {
         assert_eq!(games[0].moves, vec!["f3", "e5", "g4", "Qh4#"]);
         assert_eq!(games[0].tag("Black"), Some("B \"the\" bot"));
         assert_eq!(games[0].result, "0-1");
-        assert_eq!(check_game(&games[0]).unwrap(), 4);
+        assert_eq!(check_game(&games[0], &chess()).unwrap(), 4);
         // Coordinates on request, read back by the same check.
         let lan = &parse_pgn(&r.to_pgn_in("test", Notation::Lan)).unwrap()[0];
         assert_eq!(lan.moves, vec!["f2f3", "e7e5", "g2g4", "d8h4"]);
-        assert_eq!(check_game(lan).unwrap(), 4);
+        assert_eq!(check_game(lan, &chess()).unwrap(), 4);
     }
 
     /// XBoard's notation is CECP move text: on a 10-rank board the ranks count from 0
@@ -721,14 +729,17 @@ mod tests {
         let text =
             format!("\u{feff}{good}{cut_comment}{good}{cut_variation}{good}{tags_only}{good}");
         let games = parse_pgn(&text).unwrap();
-        let verdicts: Vec<bool> = games.iter().map(|g| check_game(g).is_ok()).collect();
+        let verdicts: Vec<bool> = games
+            .iter()
+            .map(|g| check_game(g, &chess()).is_ok())
+            .collect();
         assert_eq!(verdicts, [true, false, true, false, true, false, true]);
         assert_eq!(
-            check_game(&games[1]).unwrap_err().to_string(),
+            check_game(&games[1], &chess()).unwrap_err().to_string(),
             "unreadable: a comment '{' is never closed"
         );
         assert_eq!(
-            check_game(&games[5]).unwrap_err().to_string(),
+            check_game(&games[5], &chess()).unwrap_err().to_string(),
             "no result token ends the movetext"
         );
     }
@@ -761,12 +772,12 @@ mod tests {
         );
         let g = &parse_pgn(&r.to_pgn("t")).unwrap()[0];
         assert_eq!(
-            check_game(g).unwrap_err().to_string(),
+            check_game(g, &chess()).unwrap_err().to_string(),
             "the game ends by checkmate (0-1) but Result is \"1-0\""
         );
         let r = record(&["e2e4", "e7e5", "e4e5"], None);
         let g = &parse_pgn(&r.to_pgn("t")).unwrap()[0];
-        let e = check_game(g).unwrap_err();
+        let e = check_game(g, &chess()).unwrap_err();
         assert!(matches!(e, CheckError::Move { ply: 3, .. }), "{e}");
         assert!(e.to_string().starts_with("ply 3: "), "{e}");
     }
@@ -776,7 +787,7 @@ mod tests {
         let text = "[Event \"x\"]\n[Result \"*\"]\n\n1. e2e4 {best} e7e5 (1... c7c5 2. g1f3) 2. g1f3 $1 ; rest\n*\n";
         let g = &parse_pgn(text).unwrap()[0];
         assert_eq!(g.moves, vec!["e2e4", "e7e5", "g1f3"]);
-        assert_eq!(check_game(g).unwrap(), 3);
+        assert_eq!(check_game(g, &chess()).unwrap(), 3);
     }
 
     #[test]
@@ -785,7 +796,10 @@ mod tests {
         r.start_fen = Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1".into());
         let pgn = r.to_pgn("t");
         assert!(pgn.contains("1... e5 2. Nf3"), "{pgn}");
-        assert_eq!(check_game(&parse_pgn(&pgn).unwrap()[0]).unwrap(), 2);
+        assert_eq!(
+            check_game(&parse_pgn(&pgn).unwrap()[0], &chess()).unwrap(),
+            2
+        );
     }
 
     #[test]
@@ -809,11 +823,14 @@ mod tests {
     fn a_mismatched_result_token_and_unknown_variant_fail() {
         let g = &parse_pgn("[Result \"1-0\"]\n\n1. e2e4 0-1\n").unwrap()[0];
         assert_eq!(
-            check_game(g).unwrap_err().to_string(),
+            check_game(g, &chess()).unwrap_err().to_string(),
             "Result tag \"1-0\" differs from the movetext's \"0-1\""
         );
         let g = &parse_pgn("[Variant \"nosuchgame\"]\n\n*\n").unwrap()[0];
-        assert!(matches!(check_game(g), Err(CheckError::Variant(_))));
+        assert!(matches!(
+            check_game(g, &chess()),
+            Err(CheckError::Variant(_))
+        ));
     }
 
     #[test]
@@ -824,7 +841,7 @@ mod tests {
         );
         let bad = record(&["e2e4", "e7e5", "e4e5"], None);
         let games = parse_pgn(&(good.to_pgn("t") + &bad.to_pgn("t"))).unwrap();
-        let report = CheckReport::of(&games);
+        let report = CheckReport::of(&games, &chess());
         let checks = &report.games;
         assert_eq!(checks[0].text(), "ok   game 1 (line 1): 4 plies, 0-1");
         assert!(
