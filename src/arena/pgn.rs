@@ -362,8 +362,14 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, ParseError> {
             if ["1-0", "0-1", "1/2-1/2", "*"].contains(&tok.as_str()) {
                 g.result = tok;
             } else if !tok.starts_with('$') {
-                let body = tok.trim_start_matches(|c: char| c.is_ascii_digit());
-                let body = body.trim_start_matches('.');
+                // A move number is digits then dots (`12.`, `12...e5`); digits followed by
+                // anything else begin a move, as castling written with zeros (`0-0`) does.
+                let rest = tok.trim_start_matches(|c: char| c.is_ascii_digit());
+                let body = if rest.is_empty() || rest.starts_with('.') {
+                    rest.trim_start_matches('.')
+                } else {
+                    tok.as_str()
+                };
                 if !body.is_empty() {
                     if !g.result.is_empty() {
                         return Err(ParseError::MoveAfterResult {
@@ -788,6 +794,22 @@ mod tests {
         let g = &parse_pgn(text).unwrap()[0];
         assert_eq!(g.moves, vec!["e2e4", "e7e5", "g1f3"]);
         assert_eq!(check_game(g, &chess()).unwrap(), 3);
+    }
+
+    /// Castling written with zeros, as `fen --moves` takes it (and python-chess reads
+    /// it): `0-0` and `0-0-0` are moves, not the move number `0` and a stray `-0`, beside
+    /// the results `1-0`, `0-1` and `1/2-1/2`.
+    #[test]
+    fn castling_with_zeros_is_a_move_not_a_number() {
+        let text = "[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. 0-0 d6 5.d4 Bd7 6. Nc3 Qe7 7. Bg5 0-0-0 *\n";
+        let g = &parse_pgn(text).unwrap()[0];
+        assert_eq!(g.moves[6], "0-0");
+        assert_eq!(g.moves[13], "0-0-0");
+        assert_eq!(check_game(g, &chess()).unwrap(), 14);
+        for result in ["1-0", "0-1", "1/2-1/2", "*"] {
+            let g = &parse_pgn(&format!("1. e4 e5 2. 0-0 {result}\n")).unwrap()[0];
+            assert_eq!((g.moves.len(), g.result.as_str()), (3, result));
+        }
     }
 
     #[test]
