@@ -460,10 +460,23 @@ pub enum CheckError {
         /// The token ending the movetext.
         movetext: String,
     },
+    /// A move comes after the rules ended the game.
+    #[error("ply {ply}: \"{mv}\" comes after the game ended by {why} ({result})")]
+    MoveAfterEnd {
+        /// 1-based ply number of the move.
+        ply: usize,
+        /// The move as written.
+        mv: String,
+        /// How the rules ended it.
+        why: &'static str,
+        /// The result the rules gave.
+        result: &'static str,
+    },
     /// The rules end the game one way and the Result tag says another.
     #[error("the game ends by {why} ({result}) but Result is \"{tag}\"")]
     WrongResult {
-        /// How the rules end it (checkmate, stalemate).
+        /// How the rules end it (checkmate, stalemate, bare kings, threefold repetition,
+        /// the 50-move rule).
         why: String,
         /// The result the rules give.
         result: &'static str,
@@ -490,6 +503,16 @@ pub fn check_game(g: &PgnGame, default: &Arc<Variant>) -> Result<usize, CheckErr
         None => Position::startpos(&v),
     };
     for (i, m) in g.moves.iter().enumerate() {
+        // The referee (`tenfold match`) stops a game at every end by rule, so a move
+        // after one is no move of the game.
+        if let Some((r, why)) = pos.game_result() {
+            return Err(CheckError::MoveAfterEnd {
+                ply: i + 1,
+                mv: m.clone(),
+                why,
+                result: r.pgn(),
+            });
+        }
         let mv = pos
             .parse_any(m)
             .map_err(|source| CheckError::Move { ply: i + 1, source })?;
@@ -503,10 +526,9 @@ pub fn check_game(g: &PgnGame, default: &Arc<Variant>) -> Result<usize, CheckErr
         });
     }
     if let Some((r, why)) = pos.game_result() {
-        // Other endings (repetition, move counts) may be claimed or not: only a mate or
-        // stalemate leaves the result no choice.
-        let decided_by_rule = matches!(why, "checkmate" | "stalemate");
-        if decided_by_rule && tag != r.pgn() {
+        // Every end the rules make automatic (C2, C4) leaves the result no choice: the
+        // referee ends the game there, as `fen` reports it.
+        if tag != r.pgn() {
             return Err(CheckError::WrongResult {
                 why: why.to_string(),
                 result: r.pgn(),
@@ -794,6 +816,73 @@ mod tests {
         let g = &parse_pgn(text).unwrap()[0];
         assert_eq!(g.moves, vec!["e2e4", "e7e5", "g1f3"]);
         assert_eq!(check_game(g, &chess()).unwrap(), 3);
+    }
+
+    fn game(fen: Option<&str>, movetext: &str, result: &str) -> PgnGame {
+        let setup = fen.map_or(String::new(), |f| format!("[SetUp \"1\"]\n[FEN \"{f}\"]\n"));
+        let text = format!("[Result \"{result}\"]\n{setup}\n{movetext} {result}\n");
+        parse_pgn(&text).unwrap().remove(0)
+    }
+
+    /// Rules C2 and C4: checkmate, stalemate, bare kings, threefold repetition and the
+    /// 50-move rule end the game by themselves (the referee stops there, `fen` reports
+    /// them), so a result other than theirs is wrong.
+    #[test]
+    fn a_result_against_an_end_by_rule_fails() {
+        let check = |g: &PgnGame| check_game(g, &chess()).map_err(|e| e.to_string());
+        let bare = Some("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1");
+        assert_eq!(
+            check(&game(bare, "1. Kxd2", "0-1")),
+            Err("the game ends by bare kings (1/2-1/2) but Result is \"0-1\"".into())
+        );
+        assert_eq!(check(&game(bare, "1. Kxd2", "1/2-1/2")), Ok(1));
+        let knights = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8";
+        assert_eq!(
+            check(&game(None, knights, "1-0")),
+            Err("the game ends by threefold repetition (1/2-1/2) but Result is \"1-0\"".into())
+        );
+        assert_eq!(check(&game(None, knights, "1/2-1/2")), Ok(8));
+        // The 100th half-move without capture or pawn move draws...
+        let fifty = Some("4k3/8/8/8/8/8/8/R3K3 w - - 99 60");
+        assert_eq!(
+            check(&game(fifty, "60. Ra2", "1-0")),
+            Err("the game ends by 50-move rule (1/2-1/2) but Result is \"1-0\"".into())
+        );
+        // ...unless it mates.
+        let mate = Some("7k/8/6K1/8/8/8/8/R7 w - - 99 60");
+        assert_eq!(check(&game(mate, "60. Ra8#", "1-0")), Ok(1));
+        let stalemate = Some("k7/8/1K6/8/8/8/8/2Q5 w - - 0 1");
+        assert_eq!(
+            check(&game(stalemate, "1. Qc7", "1-0")),
+            Err("the game ends by stalemate (1/2-1/2) but Result is \"1-0\"".into())
+        );
+    }
+
+    /// The referee stops a game at its end by rule, so a move after it fails, with the
+    /// ply and the end named.
+    #[test]
+    fn a_move_after_an_end_by_rule_fails() {
+        let check = |g: &PgnGame| check_game(g, &chess()).map_err(|e| e.to_string());
+        let on = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4";
+        assert_eq!(
+            check(&game(None, on, "1/2-1/2")),
+            Err(
+                "ply 9: \"e4\" comes after the game ended by threefold repetition (1/2-1/2)".into()
+            )
+        );
+        let bare = Some("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1");
+        assert_eq!(
+            check(&game(bare, "1. Kxd2 Kd7", "1/2-1/2")),
+            Err("ply 2: \"Kd7\" comes after the game ended by bare kings (1/2-1/2)".into())
+        );
+        assert!(matches!(
+            check_game(&game(None, "1. f3 e5 2. g4 Qh4# 3. a3", "0-1"), &chess()),
+            Err(CheckError::MoveAfterEnd {
+                ply: 5,
+                why: "checkmate",
+                ..
+            })
+        ));
     }
 
     /// Castling written with zeros, as `fen --moves` takes it (and python-chess reads
