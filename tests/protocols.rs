@@ -454,6 +454,38 @@ fn xboard_nps_turns_the_time_per_move_into_nodes() {
     s.quit("quit");
 }
 
+/// CECP `nps`: "The effect of an "nps" command should persist until the next "new"
+/// command", and `new` says "Use wall clock for time measurement": after `nps 1000` and
+/// `new`, `st 1` is a second of thinking, not 1,000 nodes.
+#[test]
+fn xboard_new_ends_the_node_clock_of_nps() {
+    let mut s = Session::xboard();
+    for l in [
+        "xboard",
+        "protover 2",
+        "new",
+        "nps 1000",
+        "new",
+        "post",
+        "st 1",
+        "go",
+    ] {
+        s.send(l);
+    }
+    s.expect("move ");
+    let nodes = s
+        .lines()
+        .iter()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() >= 5 && f[0].parse::<u32>().is_ok()).then(|| f[3].parse::<u64>().unwrap())
+        })
+        .max();
+    // A second of wall time searches far more than the 1,000 nodes nps would allow.
+    assert!(nodes.is_some_and(|n| n > 5_000), "{:?}", s.lines());
+    s.quit("quit");
+}
+
 #[test]
 fn xboard_survives_garbage() {
     let mut s = Session::xboard();

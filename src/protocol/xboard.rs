@@ -523,6 +523,9 @@ impl XBoard {
                 self.st_ms = None;
                 self.time_ms = None;
                 self.otim_ms = None;
+                // The spec's `nps`: in force "until the next new"; XBoard sends no `nps 0`
+                // when the user turns it off, so the node clock must not outlive the game.
+                self.nps = None;
                 self.reanalyze();
             }
             "variant" => {
