@@ -486,6 +486,44 @@ fn xboard_new_ends_the_node_clock_of_nps() {
     s.quit("quit");
 }
 
+/// CECP `ping`: "if you [see a ping when it is your move], you must not send the "pong"
+/// reply to xboard until after you send your move. For example, xboard may send "?"
+/// immediately followed by "ping". If you implement the "?" command, you will have moved
+/// by the time you see the subsequent ping command." And: "if you receive a ping while
+/// pondering, you should reply immediately" (an analysis likewise).
+#[test]
+fn xboard_pong_comes_after_the_move_being_thought_of() {
+    let mut s = Session::xboard();
+    for l in ["xboard", "protover 2", "new", "st 5", "go"] {
+        s.send(l);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    s.send("?");
+    let waited = s.answer_time("ping 7", "pong 7");
+    assert!(waited < Duration::from_secs(3), "? moves now: {waited:?}");
+    let order = |lines: &[String], pong: &str| {
+        let mv = lines.iter().position(|l| l.starts_with("move "));
+        let pong = lines.iter().position(|l| l == pong);
+        assert!(mv.is_some() && mv < pong, "{lines:?}");
+    };
+    order(&s.lines(), "pong 7");
+    // A bare ping while the engine thinks on its move waits for the move too.
+    let before = s.lines().len();
+    for l in ["new", "st 0.3", "usermove e2e4", "ping 3"] {
+        s.send(l);
+    }
+    s.expect("pong 3");
+    order(&s.lines()[before..], "pong 3");
+    // An analysis never moves: its ping is answered while it runs.
+    for l in ["new", "analyze"] {
+        s.send(l);
+    }
+    let waited = s.answer_time("ping 4", "pong 4");
+    assert!(waited < Duration::from_secs(2), "{waited:?}");
+    s.send("exit");
+    s.quit("quit");
+}
+
 #[test]
 fn xboard_survives_garbage() {
     let mut s = Session::xboard();

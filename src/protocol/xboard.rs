@@ -410,6 +410,8 @@ struct XBoard {
     analyzing: bool,
     /// The latest thinking output, for `.` status requests.
     last_info: Arc<Mutex<Option<Info>>>,
+    /// `pong` replies held back until the move being thought of is sent.
+    pongs: Vec<String>,
     tx: Sender<Msg>,
 }
 
@@ -443,6 +445,7 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
         serial: 0,
         analyzing: false,
         last_info: Arc::new(Mutex::new(None)),
+        pongs: Vec::new(),
         tx,
     };
     while let Ok(msg) = rx.recv() {
@@ -460,6 +463,7 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
                     h.stop();
                     let r = h.join();
                     x.play_result(r);
+                    x.answer_pings();
                 }
                 break;
             }
@@ -469,6 +473,7 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
                 if !x.analyzing && x.search.as_ref().is_some_and(|(_, s)| *s == serial) {
                     x.search = None;
                     x.play_result(r);
+                    x.answer_pings();
                 }
             }
         }
@@ -486,6 +491,15 @@ impl XBoard {
         if let Some((h, _)) = self.search.take() {
             h.stop();
             h.join();
+        }
+        self.answer_pings();
+    }
+
+    /// Sends the `pong`s held back while the engine thought on its move, which has now
+    /// been sent or thrown away.
+    fn answer_pings(&mut self) {
+        for p in self.pongs.drain(..) {
+            self.out.line(&p);
         }
     }
 
@@ -599,7 +613,17 @@ impl XBoard {
                     h.stop();
                 }
             }
-            "ping" => self.out.line(&format!("pong {arg}")),
+            "ping" => {
+                // The spec: a ping seen while thinking on our move is answered only after
+                // the move ("?" then "ping" must find the move sent); an analysis is like
+                // pondering and is answered at once.
+                let pong = format!("pong {arg}");
+                if self.search.is_some() && !self.analyzing {
+                    self.pongs.push(pong);
+                } else {
+                    self.out.line(&pong);
+                }
+            }
             "result" => {
                 self.abandon();
                 self.force = true;
