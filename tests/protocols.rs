@@ -1276,6 +1276,51 @@ fn xboard_three_leg_kill_is_written_long_and_read_with_commas() {
     s.quit("quit");
 }
 
+/// Thinking output is read by XBoard as moves, so its PV writes each move as `move` does:
+/// the armor's capture of three pawns in passing (Combined Arms R9 `b1b4xb2xb3`) is
+/// XBoard's long form `b1b2xb3xb4` there too, and every PV replays through `usermove`.
+#[test]
+fn xboard_thinking_output_writes_moves_as_the_move_command_does() {
+    let fen = "4k3/8/8/8/1p6/1p6/1p6/1N2K3 w - - 0 1";
+    let mut s = Session::xboard();
+    for l in [
+        "xboard",
+        "protover 2",
+        "new",
+        "variant combined-arms",
+        "force",
+        &format!("setboard {fen}"),
+        "post",
+        "sd 3",
+        "go",
+    ] {
+        s.send(l);
+    }
+    let mv = s.expect("move ");
+    assert_eq!(mv, "move b1b2xb3xb4");
+    let ca = registry::get("combined-arms").unwrap();
+    let root = Position::from_fen(&ca, fen).unwrap();
+    let mut pvs = 0;
+    for l in s.lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        if f.len() < 5 || f[0].parse::<u32>().is_err() {
+            continue;
+        }
+        pvs += 1;
+        let mut p = root.clone();
+        for m in &f[4..] {
+            let ours = tenfold::protocol::cecp_move::from_cecp(&p, m);
+            assert!(ours.is_ok(), "{m} in {l} is no move for XBoard");
+            p.make_move(ours.unwrap());
+        }
+        if f[0] == "3" {
+            assert_eq!(f[4], "b1b2xb3xb4", "{l}");
+        }
+    }
+    assert!(pvs > 0, "{:?}", s.lines());
+    s.quit("quit");
+}
+
 /// Wildeurasian W2: a pawn whose move ends beyond the River becomes a Wazir, with no
 /// suffix in Tenfold's notation. XBoard changes a type only when the move names it, so
 /// the engine writes `e4e5w` (0-based ranks) and reads it back, with or without it.

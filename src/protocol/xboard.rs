@@ -289,6 +289,23 @@ pub fn gui_move(pos: &Position, m: crate::core::moves::Move) -> String {
     format!("{text}{}", letter.to_ascii_lowercase())
 }
 
+/// A principal variation (Tenfold's notation, from `root`) with each move written as
+/// `move` writes it ([`gui_move`]): XBoard reads a PV as moves, and Tenfold's form of a
+/// kill in passing (`d8g3xg1`) means another move in XBoard's long form. The line stops
+/// before a move that does not replay (none should: the search played each).
+fn pv_for_gui(root: &Position, pv: &[String]) -> String {
+    let mut pos = root.clone();
+    let mut out = Vec::with_capacity(pv.len());
+    for text in pv {
+        let Ok(m) = pos.parse_move(text) else {
+            break;
+        };
+        out.push(gui_move(&pos, m));
+        pos.make_move(m);
+    }
+    out.join(" ")
+}
+
 /// The Betza letter of XBoard's leaper with this offset (any sign or order), if any.
 fn leaper_letter(dx: i32, dy: i32) -> Option<char> {
     let (a, b) = (dx.abs().min(dy.abs()), dx.abs().max(dy.abs()));
@@ -861,7 +878,7 @@ impl XBoard {
         let out = self.out.clone();
         let post = self.post || self.analyzing;
         let tx = self.tx.clone();
-        let ranks = self.variant.board.ranks as u32;
+        let root = self.pos.clone();
         let last_info = self.last_info.clone();
         *last_info.lock().unwrap_or_else(|e| e.into_inner()) = None;
         let listener = Box::new(move |ev: Event| match ev {
@@ -883,7 +900,7 @@ impl XBoard {
                     score,
                     i.ms / 10,
                     i.nodes,
-                    cecp_move::pv_to_cecp(ranks, &i.pv.join(" "))
+                    pv_for_gui(&root, &i.pv)
                 ));
             }
             Event::Info(_) | Event::Final(_) => {}
