@@ -1389,6 +1389,58 @@ fn xboard_setboard_reads_xboards_own_fen_dialect() {
     s.quit("quit");
 }
 
+/// `setboard` keeps the FEN's castling rights: a chess start array with `Kk` has no
+/// queenside castling, so after the pieces between have gone `e1c1` is illegal (as
+/// `tenfold moves --fen "… w Kk - 0 1"` says). Only where XBoard has no form for the
+/// rights (Wildeurasian W5's rook squares, which reach the engine as `-`) does the start
+/// array get the start's rights back.
+#[test]
+fn xboard_setboard_keeps_the_fens_castling_rights() {
+    let mut s = Session::xboard();
+    for l in [
+        "xboard",
+        "protover 2",
+        "new",
+        "force",
+        "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kk - 0 1",
+    ] {
+        s.send(l);
+    }
+    for m in "b1c3 b8c6 d2d3 d7d6 c1e3 c8e6 d1d2 d8d7".split(' ') {
+        s.send(&format!("usermove {m}"));
+    }
+    s.send("usermove e1c1");
+    s.send("ping 1");
+    s.expect("pong 1");
+    let seen = s.lines();
+    assert!(
+        seen.iter()
+            .any(|l| l == "# FEN r3kbnr/pppqpppp/2npb3/8/8/2NPB3/PPPQPPPP/R3KBNR w Kk - 4 5"),
+        "{seen:?}"
+    );
+    assert!(seen.iter().any(|l| l == "Illegal move: e1c1"), "{seen:?}");
+
+    for l in [
+        "new",
+        "variant wildeurasian",
+        "force",
+        "setboard rnbmgtmbnr/1c1aqka1c1/p1pppppp1p/10/10/10/10/P1PPPPPP1P/1C1AQKA1C1/RNBMGTMBNR w - - 0 1",
+        "usermove e2e3",
+        "ping 2",
+    ] {
+        s.send(l);
+    }
+    s.expect("pong 2");
+    assert!(
+        s.lines()
+            .iter()
+            .any(|l| l.starts_with("# FEN ") && l.ends_with(" b A1J1a10j10 - 0 1")),
+        "{:?}",
+        s.lines()
+    );
+    s.quit("quit");
+}
+
 /// Grand: a Pawn may stay one on its 8th and 9th ranks, and may only promote to a piece
 /// its side has lost (rules/grand). XBoard 4.9 reads a bare Pawn move onto those ranks as
 /// a queen promotion and relays `d6e7q`, so the engine writes its deferral with the

@@ -810,9 +810,11 @@ impl XBoard {
             .line(&format!("stat01: {cs} {nodes} {depth} 0 {}", list.len()));
     }
 
-    /// XBoard carries castling rights only in the forms it knows; a `setboard` of the
-    /// game's start array with the side to move at the start keeps the start's rights
-    /// (Wildeurasian's `A1J1a10j10` reaches us as `-`).
+    /// XBoard carries castling rights only in the forms it knows (KQkq, rook files); in
+    /// a game whose rights it has no form for (zone castling: Wildeurasian's
+    /// `A1J1a10j10` reaches us as `-`) a `setboard` of the start array with the side to
+    /// move at the start keeps the start's rights. Any other FEN keeps its own rights: a
+    /// chess start with `Kk` is a position without queenside castling.
     fn keep_start_rights(&self, fen: &str) -> String {
         let start: Vec<&str> = self.variant.start_fen.split_whitespace().collect();
         let given: Vec<&str> = fen.split_whitespace().collect();
@@ -820,7 +822,8 @@ impl XBoard {
             f.first()
                 .map(|p| p.split('[').next().unwrap_or(p).to_string())
         };
-        if given.len() >= 3
+        if self.variant.zone_castling.is_some()
+            && given.len() >= 3
             && start.len() >= 3
             && placement(&given) == placement(&start)
             && given[1] == start[1]
