@@ -368,6 +368,58 @@ fn xboard_setboard_go_mates_and_announces_the_result() {
     s.quit("quit");
 }
 
+/// CECP `setboard`: "If your engine receives a position that it considers illegal, I
+/// suggest that you send the response "tellusererror Illegal position", and then respond
+/// to any attempted move with "Illegal move" until the next new, edit, or setboard
+/// command." So no move is played from the position before it, and no `Error` line says
+/// "llegal" (XBoard takes such a line for a refused move).
+#[test]
+fn xboard_a_refused_setboard_leaves_no_position_until_the_next() {
+    let mut s = Session::xboard();
+    for l in ["xboard", "protover 2", "new", "force", "sd 2"] {
+        s.send(l);
+    }
+    s.send("setboard 8/8/8/8/8/8/8/8 w - - 0 1");
+    let told = s.expect("tellusererror");
+    assert!(
+        told.starts_with("tellusererror Illegal position: "),
+        "{told}"
+    );
+    s.send("usermove e2e4");
+    assert_eq!(s.expect("Illegal move"), "Illegal move: e2e4");
+    s.send("go");
+    assert_eq!(s.expect("Error"), "Error (no position): go");
+    s.send("ping 1");
+    s.expect("pong 1");
+    let seen = s.lines();
+    assert!(seen.iter().all(|l| !l.starts_with("move ")), "{seen:?}");
+    assert!(
+        seen.iter()
+            .all(|l| !(l.starts_with("Error") && l.contains("llegal"))),
+        "{seen:?}"
+    );
+    // A good setboard ends it.
+    let before = s.lines().len();
+    s.send("force");
+    s.send("setboard 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    s.send("usermove e2e4");
+    s.send("ping 2");
+    s.expect("pong 2");
+    let after = &s.lines()[before..];
+    assert!(
+        after.iter().all(|l| !l.starts_with("Illegal"))
+            && after.contains(&"# FEN 4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1".to_string()),
+        "{after:?}"
+    );
+    // So does new.
+    s.send("setboard garbage");
+    s.expect("tellusererror Illegal position");
+    s.send("new");
+    s.send("usermove e2e4");
+    s.expect("move ");
+    s.quit("quit");
+}
+
 #[test]
 fn xboard_describes_a_game_it_does_not_know_with_setup_and_piece_lines() {
     mini();

@@ -427,6 +427,9 @@ struct XBoard {
     analyzing: bool,
     /// The latest thinking output, for `.` status requests.
     last_info: Arc<Mutex<Option<Info>>>,
+    /// A `setboard` was refused: until the next `new`, `variant` or good `setboard`
+    /// there is no position, so moves are illegal and nothing is searched.
+    no_position: bool,
     /// `pong` replies held back until the move being thought of is sent.
     pongs: Vec<String>,
     tx: Sender<Msg>,
@@ -462,6 +465,7 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
         serial: 0,
         analyzing: false,
         last_info: Arc::new(Mutex::new(None)),
+        no_position: false,
         pongs: Vec::new(),
         tx,
     };
@@ -548,6 +552,7 @@ impl XBoard {
                     self.variant = v;
                 }
                 self.pos = Position::startpos(&self.variant);
+                self.no_position = false;
                 self.force = false;
                 self.engine_side = Color::Black;
                 self.sd = None;
@@ -564,6 +569,7 @@ impl XBoard {
                 match registry::get(our_name(arg)) {
                     Ok(v) => {
                         self.pos = Position::startpos(&v);
+                        self.no_position = false;
                         if !xboard_knows(&v.name) {
                             for l in setup_lines(&v) {
                                 self.out.line(&l);
@@ -583,7 +589,13 @@ impl XBoard {
                 self.abandon();
                 self.force = false;
                 self.engine_side = self.pos.side_to_move();
-                self.think();
+                if self.no_position {
+                    // Playing on from the position before the refused one would be a
+                    // move in a game the GUI no longer shows.
+                    self.error("no position", line);
+                } else {
+                    self.think();
+                }
             }
             "playother" => {
                 self.abandon();
@@ -651,11 +663,15 @@ impl XBoard {
                 match Position::from_fen(&self.variant, &self.keep_start_rights(&fen)) {
                     Ok(p) => {
                         self.pos = p;
+                        self.no_position = false;
                         self.reanalyze();
                     }
                     Err(e) => {
-                        self.out.line("tellusererror Illegal position");
-                        self.error("illegal position", &e.to_string());
+                        // The spec's answer, with the reason for the user. Not an `Error`
+                        // line: XBoard takes one that says "llegal" for a refused move.
+                        self.out
+                            .line(&format!("tellusererror Illegal position: {e}"));
+                        self.no_position = true;
                     }
                 }
             }
@@ -663,7 +679,7 @@ impl XBoard {
                 self.abandon();
                 let n = if cmd == "undo" { 1 } else { 2 };
                 for _ in 0..n {
-                    if self.pos.ply_count() > 0 {
+                    if self.pos.ply_count() > 0 && !self.no_position {
                         self.pos.unmake_move();
                     }
                 }
@@ -744,6 +760,12 @@ impl XBoard {
     }
 
     fn usermove(&mut self, text: &str) {
+        if self.no_position {
+            // The spec: after a refused position, every move is illegal until the next
+            // new, edit or setboard.
+            self.out.line(&format!("Illegal move: {text}"));
+            return;
+        }
         if self.search.is_some() {
             // Thinking on the other side's time is not supported: finish first.
             self.abandon();
@@ -836,6 +858,9 @@ impl XBoard {
     }
 
     fn think(&mut self) {
+        if self.no_position {
+            return;
+        }
         if self.pos.game_result().is_some() {
             if !self.analyzing {
                 self.announce_end();
