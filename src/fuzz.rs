@@ -128,10 +128,14 @@ pub fn xboard_lines(data: &[u8]) {
 /// A PGN file: parsed or refused, and every parsed game checked.
 pub fn pgn(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    if let Ok(games) = crate::arena::pgn::parse_pgn(&text) {
-        for g in games.iter().take(16) {
-            let _ = crate::arena::pgn::check_game(g);
-        }
+    let (Ok(games), Ok(chess)) = (
+        crate::arena::pgn::parse_pgn(&text),
+        crate::registry::get("chess"),
+    ) else {
+        return;
+    };
+    for g in games.iter().take(16) {
+        let _ = crate::arena::pgn::check_game(g, &chess);
     }
 }
 

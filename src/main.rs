@@ -188,7 +188,7 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Cmd::Merge(a) => show(c, &a.run().map_err(|e| Fail(e.exit_code(), e.to_string()))?),
         Cmd::Eval => show(c, &EvalReport::of(&position(c)?)),
         Cmd::Pgn(a) => {
-            let report = pgn::CheckReport::of(&pgn::read_pgn_file(&a.check)?);
+            let report = pgn::CheckReport::of(&pgn::read_pgn_file(&a.check)?, &variant(c)?);
             show(c, &report)?;
             match report.failed() {
                 0 => Ok(()),

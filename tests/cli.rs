@@ -538,3 +538,48 @@ fn commands_without_a_position_refuse_fen_and_moves() {
         assert!(err.contains("do not apply to"), "{args:?}: {err}");
     }
 }
+
+/// `pgn --check` replays a game with no Variant tag as the `--variant` given (README:
+/// every command takes `--variant`), a `--variant-file` game included; a Variant tag
+/// still names the game it is.
+#[test]
+fn pgn_check_plays_an_untagged_game_as_the_variant_given() {
+    let grand = temp_path("untagged-grand.pgn");
+    // Grand's pawns start on the third rank: `e5` is a double step there, none in chess.
+    std::fs::write(&grand, "[Event \"t\"]\n[Result \"*\"]\n\n1. e5 e6 *\n").unwrap();
+    let file = grand.to_str().unwrap();
+    let (code, out, _) = tenfold(&["pgn", "--check", file, "--variant", "grand"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.ends_with("1 passed, 0 failed\n"), "{out}");
+    let (code, out, _) = tenfold(&["pgn", "--check", file]);
+    assert_eq!(code, 1, "without --variant the game is chess: {out}");
+    let (code, _, err) = tenfold(&["pgn", "--check", file, "--variant", "nosuch"]);
+    assert_eq!(code, 2, "{err}");
+
+    let tagged = temp_path("tagged-chess.pgn");
+    let text = "[Event \"t\"]\n[Variant \"chess\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+    std::fs::write(&tagged, text).unwrap();
+    let (code, out, _) = tenfold(&[
+        "pgn",
+        "--check",
+        tagged.to_str().unwrap(),
+        "--variant",
+        "grand",
+    ]);
+    assert_eq!(code, 0, "the tag names chess: {out}");
+
+    let mini = temp_path("untagged-mini.pgn");
+    // Los Alamos pawns have no double step: b2b3 is a move, b2b4 is not.
+    std::fs::write(&mini, "[Result \"*\"]\n\n1. b2b3 b5b4 *\n").unwrap();
+    let table = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mini.toml");
+    let (code, out, err) = tenfold(&[
+        "pgn",
+        "--check",
+        mini.to_str().unwrap(),
+        "--variant-file",
+        table,
+        "--variant",
+        "mini",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+}

@@ -368,6 +368,58 @@ fn xboard_setboard_go_mates_and_announces_the_result() {
     s.quit("quit");
 }
 
+/// CECP `setboard`: "If your engine receives a position that it considers illegal, I
+/// suggest that you send the response "tellusererror Illegal position", and then respond
+/// to any attempted move with "Illegal move" until the next new, edit, or setboard
+/// command." So no move is played from the position before it, and no `Error` line says
+/// "llegal" (XBoard takes such a line for a refused move).
+#[test]
+fn xboard_a_refused_setboard_leaves_no_position_until_the_next() {
+    let mut s = Session::xboard();
+    for l in ["xboard", "protover 2", "new", "force", "sd 2"] {
+        s.send(l);
+    }
+    s.send("setboard 8/8/8/8/8/8/8/8 w - - 0 1");
+    let told = s.expect("tellusererror");
+    assert!(
+        told.starts_with("tellusererror Illegal position: "),
+        "{told}"
+    );
+    s.send("usermove e2e4");
+    assert_eq!(s.expect("Illegal move"), "Illegal move: e2e4");
+    s.send("go");
+    assert_eq!(s.expect("Error"), "Error (no position): go");
+    s.send("ping 1");
+    s.expect("pong 1");
+    let seen = s.lines();
+    assert!(seen.iter().all(|l| !l.starts_with("move ")), "{seen:?}");
+    assert!(
+        seen.iter()
+            .all(|l| !(l.starts_with("Error") && l.contains("llegal"))),
+        "{seen:?}"
+    );
+    // A good setboard ends it.
+    let before = s.lines().len();
+    s.send("force");
+    s.send("setboard 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    s.send("usermove e2e4");
+    s.send("ping 2");
+    s.expect("pong 2");
+    let after = &s.lines()[before..];
+    assert!(
+        after.iter().all(|l| !l.starts_with("Illegal"))
+            && after.contains(&"# FEN 4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1".to_string()),
+        "{after:?}"
+    );
+    // So does new.
+    s.send("setboard garbage");
+    s.expect("tellusererror Illegal position");
+    s.send("new");
+    s.send("usermove e2e4");
+    s.expect("move ");
+    s.quit("quit");
+}
+
 #[test]
 fn xboard_describes_a_game_it_does_not_know_with_setup_and_piece_lines() {
     mini();
@@ -451,6 +503,76 @@ fn xboard_nps_turns_the_time_per_move_into_nodes() {
     assert!(nodes.iter().all(|&n| n <= 3000), "{nodes:?}");
     s.send("nps x");
     s.expect("Error (bad nps)");
+    s.quit("quit");
+}
+
+/// CECP `nps`: "The effect of an "nps" command should persist until the next "new"
+/// command", and `new` says "Use wall clock for time measurement": after `nps 1000` and
+/// `new`, `st 1` is a second of thinking, not 1,000 nodes.
+#[test]
+fn xboard_new_ends_the_node_clock_of_nps() {
+    let mut s = Session::xboard();
+    for l in [
+        "xboard",
+        "protover 2",
+        "new",
+        "nps 1000",
+        "new",
+        "post",
+        "st 1",
+        "go",
+    ] {
+        s.send(l);
+    }
+    s.expect("move ");
+    let nodes = s
+        .lines()
+        .iter()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() >= 5 && f[0].parse::<u32>().is_ok()).then(|| f[3].parse::<u64>().unwrap())
+        })
+        .max();
+    // A second of wall time searches far more than the 1,000 nodes nps would allow.
+    assert!(nodes.is_some_and(|n| n > 5_000), "{:?}", s.lines());
+    s.quit("quit");
+}
+
+/// CECP `ping`: "if you [see a ping when it is your move], you must not send the "pong"
+/// reply to xboard until after you send your move. For example, xboard may send "?"
+/// immediately followed by "ping". If you implement the "?" command, you will have moved
+/// by the time you see the subsequent ping command." And: "if you receive a ping while
+/// pondering, you should reply immediately" (an analysis likewise).
+#[test]
+fn xboard_pong_comes_after_the_move_being_thought_of() {
+    let mut s = Session::xboard();
+    for l in ["xboard", "protover 2", "new", "st 5", "go"] {
+        s.send(l);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    s.send("?");
+    let waited = s.answer_time("ping 7", "pong 7");
+    assert!(waited < Duration::from_secs(3), "? moves now: {waited:?}");
+    let order = |lines: &[String], pong: &str| {
+        let mv = lines.iter().position(|l| l.starts_with("move "));
+        let pong = lines.iter().position(|l| l == pong);
+        assert!(mv.is_some() && mv < pong, "{lines:?}");
+    };
+    order(&s.lines(), "pong 7");
+    // A bare ping while the engine thinks on its move waits for the move too.
+    let before = s.lines().len();
+    for l in ["new", "st 0.3", "usermove e2e4", "ping 3"] {
+        s.send(l);
+    }
+    s.expect("pong 3");
+    order(&s.lines()[before..], "pong 3");
+    // An analysis never moves: its ping is answered while it runs.
+    for l in ["new", "analyze"] {
+        s.send(l);
+    }
+    let waited = s.answer_time("ping 4", "pong 4");
+    assert!(waited < Duration::from_secs(2), "{waited:?}");
+    s.send("exit");
     s.quit("quit");
 }
 
@@ -1263,6 +1385,51 @@ fn xboard_three_leg_kill_is_written_long_and_read_with_commas() {
     s.quit("quit");
 }
 
+/// Thinking output is read by XBoard as moves, so its PV writes each move as `move` does:
+/// the armor's capture of three pawns in passing (Combined Arms R9 `b1b4xb2xb3`) is
+/// XBoard's long form `b1b2xb3xb4` there too, and every PV replays through `usermove`.
+#[test]
+fn xboard_thinking_output_writes_moves_as_the_move_command_does() {
+    let fen = "4k3/8/8/8/1p6/1p6/1p6/1N2K3 w - - 0 1";
+    let mut s = Session::xboard();
+    for l in [
+        "xboard",
+        "protover 2",
+        "new",
+        "variant combined-arms",
+        "force",
+        &format!("setboard {fen}"),
+        "post",
+        "sd 3",
+        "go",
+    ] {
+        s.send(l);
+    }
+    let mv = s.expect("move ");
+    assert_eq!(mv, "move b1b2xb3xb4");
+    let ca = registry::get("combined-arms").unwrap();
+    let root = Position::from_fen(&ca, fen).unwrap();
+    let mut pvs = 0;
+    for l in s.lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        if f.len() < 5 || f[0].parse::<u32>().is_err() {
+            continue;
+        }
+        pvs += 1;
+        let mut p = root.clone();
+        for m in &f[4..] {
+            let ours = tenfold::protocol::cecp_move::from_cecp(&p, m);
+            assert!(ours.is_ok(), "{m} in {l} is no move for XBoard");
+            p.make_move(ours.unwrap());
+        }
+        if f[0] == "3" {
+            assert_eq!(f[4], "b1b2xb3xb4", "{l}");
+        }
+    }
+    assert!(pvs > 0, "{:?}", s.lines());
+    s.quit("quit");
+}
+
 /// Wildeurasian W2: a pawn whose move ends beyond the River becomes a Wazir, with no
 /// suffix in Tenfold's notation. XBoard changes a type only when the move names it, so
 /// the engine writes `e4e5w` (0-based ranks) and reads it back, with or without it.
@@ -1327,6 +1494,58 @@ fn xboard_setboard_reads_xboards_own_fen_dialect() {
         seen.iter()
             .all(|l| !l.starts_with("Error") && !l.starts_with("Illegal")),
         "{seen:?}"
+    );
+    s.quit("quit");
+}
+
+/// `setboard` keeps the FEN's castling rights: a chess start array with `Kk` has no
+/// queenside castling, so after the pieces between have gone `e1c1` is illegal (as
+/// `tenfold moves --fen "… w Kk - 0 1"` says). Only where XBoard has no form for the
+/// rights (Wildeurasian W5's rook squares, which reach the engine as `-`) does the start
+/// array get the start's rights back.
+#[test]
+fn xboard_setboard_keeps_the_fens_castling_rights() {
+    let mut s = Session::xboard();
+    for l in [
+        "xboard",
+        "protover 2",
+        "new",
+        "force",
+        "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kk - 0 1",
+    ] {
+        s.send(l);
+    }
+    for m in "b1c3 b8c6 d2d3 d7d6 c1e3 c8e6 d1d2 d8d7".split(' ') {
+        s.send(&format!("usermove {m}"));
+    }
+    s.send("usermove e1c1");
+    s.send("ping 1");
+    s.expect("pong 1");
+    let seen = s.lines();
+    assert!(
+        seen.iter()
+            .any(|l| l == "# FEN r3kbnr/pppqpppp/2npb3/8/8/2NPB3/PPPQPPPP/R3KBNR w Kk - 4 5"),
+        "{seen:?}"
+    );
+    assert!(seen.iter().any(|l| l == "Illegal move: e1c1"), "{seen:?}");
+
+    for l in [
+        "new",
+        "variant wildeurasian",
+        "force",
+        "setboard rnbmgtmbnr/1c1aqka1c1/p1pppppp1p/10/10/10/10/P1PPPPPP1P/1C1AQKA1C1/RNBMGTMBNR w - - 0 1",
+        "usermove e2e3",
+        "ping 2",
+    ] {
+        s.send(l);
+    }
+    s.expect("pong 2");
+    assert!(
+        s.lines()
+            .iter()
+            .any(|l| l.starts_with("# FEN ") && l.ends_with(" b A1J1a10j10 - 0 1")),
+        "{:?}",
+        s.lines()
     );
     s.quit("quit");
 }

@@ -593,7 +593,10 @@ mod tests {
         for g in &r.games {
             let text = g.record.to_pgn("t");
             let parsed = &pgn::parse_pgn(&text).unwrap()[0];
-            assert_eq!(pgn::check_game(parsed).unwrap(), g.record.moves.len());
+            assert_eq!(
+                pgn::check_game(parsed, &crate::registry::get(&cfg.variant).unwrap()).unwrap(),
+                g.record.moves.len()
+            );
         }
         assert_eq!(r.penta(0, 1).pairs(), 10);
     }

@@ -40,12 +40,14 @@ pub fn random_opening_moves(
         let mut ok = true;
         let mut moves = Vec::new();
         for _ in 0..plies {
-            let mut list = MoveList::new();
-            p.legal_moves(&mut list);
-            if list.is_empty() {
+            // A line through an end by rule (a repetition as much as a mate) would go on
+            // past an end the referee and `pgn --check` stop at.
+            if p.game_result().is_some() {
                 ok = false;
                 break;
             }
+            let mut list = MoveList::new();
+            p.legal_moves(&mut list);
             let m = list.as_slice()[rng.below(list.len())];
             moves.push(p.move_to_string(m));
             p.make_move(m);

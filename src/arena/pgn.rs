@@ -7,9 +7,10 @@ use crate::position::notation::{GameResult, MoveError};
 use crate::position::Position;
 use crate::registry::{self, LoadError};
 use crate::report::Report;
+use crate::variant::Variant;
 use serde_json::{json, Value};
 use std::fmt::Write;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// `tenfold pgn` options.
 #[derive(clap::Args, Clone, Debug)]
@@ -361,8 +362,14 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, ParseError> {
             if ["1-0", "0-1", "1/2-1/2", "*"].contains(&tok.as_str()) {
                 g.result = tok;
             } else if !tok.starts_with('$') {
-                let body = tok.trim_start_matches(|c: char| c.is_ascii_digit());
-                let body = body.trim_start_matches('.');
+                // A move number is digits then dots (`12.`, `12...e5`); digits followed by
+                // anything else begin a move, as castling written with zeros (`0-0`) does.
+                let rest = tok.trim_start_matches(|c: char| c.is_ascii_digit());
+                let body = if rest.is_empty() || rest.starts_with('.') {
+                    rest.trim_start_matches('.')
+                } else {
+                    tok.as_str()
+                };
                 if !body.is_empty() {
                     if !g.result.is_empty() {
                         return Err(ParseError::MoveAfterResult {
@@ -453,10 +460,23 @@ pub enum CheckError {
         /// The token ending the movetext.
         movetext: String,
     },
+    /// A move comes after the rules ended the game.
+    #[error("ply {ply}: \"{mv}\" comes after the game ended by {why} ({result})")]
+    MoveAfterEnd {
+        /// 1-based ply number of the move.
+        ply: usize,
+        /// The move as written.
+        mv: String,
+        /// How the rules ended it.
+        why: &'static str,
+        /// The result the rules gave.
+        result: &'static str,
+    },
     /// The rules end the game one way and the Result tag says another.
     #[error("the game ends by {why} ({result}) but Result is \"{tag}\"")]
     WrongResult {
-        /// How the rules end it (checkmate, stalemate).
+        /// How the rules end it (checkmate, stalemate, bare kings, threefold repetition,
+        /// the 50-move rule).
         why: String,
         /// The result the rules give.
         result: &'static str,
@@ -465,21 +485,34 @@ pub enum CheckError {
     },
 }
 
-/// Replays one game under Tenfold's rules; Ok(number of moves) or why it fails.
-pub fn check_game(g: &PgnGame) -> Result<usize, CheckError> {
+/// Replays one game under Tenfold's rules, as `default` when it has no Variant tag;
+/// Ok(number of moves) or why it fails.
+pub fn check_game(g: &PgnGame, default: &Arc<Variant>) -> Result<usize, CheckError> {
     if let Some(d) = &g.defect {
         return Err(CheckError::Unreadable(d.clone()));
     }
     if g.result.is_empty() {
         return Err(CheckError::Unterminated);
     }
-    let variant = g.tag("Variant").unwrap_or("chess").to_lowercase();
-    let v = registry::get(&variant)?;
+    let v = match g.tag("Variant") {
+        Some(name) => registry::get(&name.to_lowercase())?,
+        None => default.clone(),
+    };
     let mut pos = match g.tag("FEN") {
         Some(f) => Position::from_fen(&v, f)?,
         None => Position::startpos(&v),
     };
     for (i, m) in g.moves.iter().enumerate() {
+        // The referee (`tenfold match`) stops a game at every end by rule, so a move
+        // after one is no move of the game.
+        if let Some((r, why)) = pos.game_result() {
+            return Err(CheckError::MoveAfterEnd {
+                ply: i + 1,
+                mv: m.clone(),
+                why,
+                result: r.pgn(),
+            });
+        }
         let mv = pos
             .parse_any(m)
             .map_err(|source| CheckError::Move { ply: i + 1, source })?;
@@ -493,10 +526,9 @@ pub fn check_game(g: &PgnGame) -> Result<usize, CheckError> {
         });
     }
     if let Some((r, why)) = pos.game_result() {
-        // Other endings (repetition, move counts) may be claimed or not: only a mate or
-        // stalemate leaves the result no choice.
-        let decided_by_rule = matches!(why, "checkmate" | "stalemate");
-        if decided_by_rule && tag != r.pgn() {
+        // Every end the rules make automatic (C2, C4) leaves the result no choice: the
+        // referee ends the game there, as `fen` reports it.
+        if tag != r.pgn() {
             return Err(CheckError::WrongResult {
                 why: why.to_string(),
                 result: r.pgn(),
@@ -614,8 +646,8 @@ pub struct CheckReport {
 }
 
 impl CheckReport {
-    /// Checks every game, in order.
-    pub fn of(games: &[PgnGame]) -> CheckReport {
+    /// Checks every game, in order; a game without a Variant tag is one of `default`.
+    pub fn of(games: &[PgnGame], default: &Arc<Variant>) -> CheckReport {
         let games = games
             .iter()
             .enumerate()
@@ -623,7 +655,7 @@ impl CheckReport {
                 game: i + 1,
                 line: g.line,
                 result: g.tag("Result").unwrap_or("*").to_string(),
-                verdict: check_game(g),
+                verdict: check_game(g, default),
             })
             .collect();
         CheckReport { games }
@@ -655,6 +687,10 @@ impl Report for CheckReport {
 mod tests {
     use super::*;
 
+    fn chess() -> Arc<Variant> {
+        registry::get("chess").unwrap()
+    }
+
     fn record(moves: &[&str], result: Option<GameResult>) -> GameRecord {
         GameRecord {
             comments: vec![],
@@ -683,11 +719,11 @@ mod tests {
         assert_eq!(games[0].moves, vec!["f3", "e5", "g4", "Qh4#"]);
         assert_eq!(games[0].tag("Black"), Some("B \"the\" bot"));
         assert_eq!(games[0].result, "0-1");
-        assert_eq!(check_game(&games[0]).unwrap(), 4);
+        assert_eq!(check_game(&games[0], &chess()).unwrap(), 4);
         // Coordinates on request, read back by the same check.
         let lan = &parse_pgn(&r.to_pgn_in("test", Notation::Lan)).unwrap()[0];
         assert_eq!(lan.moves, vec!["f2f3", "e7e5", "g2g4", "d8h4"]);
-        assert_eq!(check_game(lan).unwrap(), 4);
+        assert_eq!(check_game(lan, &chess()).unwrap(), 4);
     }
 
     /// XBoard's notation is CECP move text: on a 10-rank board the ranks count from 0
@@ -721,14 +757,17 @@ mod tests {
         let text =
             format!("\u{feff}{good}{cut_comment}{good}{cut_variation}{good}{tags_only}{good}");
         let games = parse_pgn(&text).unwrap();
-        let verdicts: Vec<bool> = games.iter().map(|g| check_game(g).is_ok()).collect();
+        let verdicts: Vec<bool> = games
+            .iter()
+            .map(|g| check_game(g, &chess()).is_ok())
+            .collect();
         assert_eq!(verdicts, [true, false, true, false, true, false, true]);
         assert_eq!(
-            check_game(&games[1]).unwrap_err().to_string(),
+            check_game(&games[1], &chess()).unwrap_err().to_string(),
             "unreadable: a comment '{' is never closed"
         );
         assert_eq!(
-            check_game(&games[5]).unwrap_err().to_string(),
+            check_game(&games[5], &chess()).unwrap_err().to_string(),
             "no result token ends the movetext"
         );
     }
@@ -761,12 +800,12 @@ mod tests {
         );
         let g = &parse_pgn(&r.to_pgn("t")).unwrap()[0];
         assert_eq!(
-            check_game(g).unwrap_err().to_string(),
+            check_game(g, &chess()).unwrap_err().to_string(),
             "the game ends by checkmate (0-1) but Result is \"1-0\""
         );
         let r = record(&["e2e4", "e7e5", "e4e5"], None);
         let g = &parse_pgn(&r.to_pgn("t")).unwrap()[0];
-        let e = check_game(g).unwrap_err();
+        let e = check_game(g, &chess()).unwrap_err();
         assert!(matches!(e, CheckError::Move { ply: 3, .. }), "{e}");
         assert!(e.to_string().starts_with("ply 3: "), "{e}");
     }
@@ -776,7 +815,90 @@ mod tests {
         let text = "[Event \"x\"]\n[Result \"*\"]\n\n1. e2e4 {best} e7e5 (1... c7c5 2. g1f3) 2. g1f3 $1 ; rest\n*\n";
         let g = &parse_pgn(text).unwrap()[0];
         assert_eq!(g.moves, vec!["e2e4", "e7e5", "g1f3"]);
-        assert_eq!(check_game(g).unwrap(), 3);
+        assert_eq!(check_game(g, &chess()).unwrap(), 3);
+    }
+
+    fn game(fen: Option<&str>, movetext: &str, result: &str) -> PgnGame {
+        let setup = fen.map_or(String::new(), |f| format!("[SetUp \"1\"]\n[FEN \"{f}\"]\n"));
+        let text = format!("[Result \"{result}\"]\n{setup}\n{movetext} {result}\n");
+        parse_pgn(&text).unwrap().remove(0)
+    }
+
+    /// Rules C2 and C4: checkmate, stalemate, bare kings, threefold repetition and the
+    /// 50-move rule end the game by themselves (the referee stops there, `fen` reports
+    /// them), so a result other than theirs is wrong.
+    #[test]
+    fn a_result_against_an_end_by_rule_fails() {
+        let check = |g: &PgnGame| check_game(g, &chess()).map_err(|e| e.to_string());
+        let bare = Some("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1");
+        assert_eq!(
+            check(&game(bare, "1. Kxd2", "0-1")),
+            Err("the game ends by bare kings (1/2-1/2) but Result is \"0-1\"".into())
+        );
+        assert_eq!(check(&game(bare, "1. Kxd2", "1/2-1/2")), Ok(1));
+        let knights = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8";
+        assert_eq!(
+            check(&game(None, knights, "1-0")),
+            Err("the game ends by threefold repetition (1/2-1/2) but Result is \"1-0\"".into())
+        );
+        assert_eq!(check(&game(None, knights, "1/2-1/2")), Ok(8));
+        // The 100th half-move without capture or pawn move draws...
+        let fifty = Some("4k3/8/8/8/8/8/8/R3K3 w - - 99 60");
+        assert_eq!(
+            check(&game(fifty, "60. Ra2", "1-0")),
+            Err("the game ends by 50-move rule (1/2-1/2) but Result is \"1-0\"".into())
+        );
+        // ...unless it mates.
+        let mate = Some("7k/8/6K1/8/8/8/8/R7 w - - 99 60");
+        assert_eq!(check(&game(mate, "60. Ra8#", "1-0")), Ok(1));
+        let stalemate = Some("k7/8/1K6/8/8/8/8/2Q5 w - - 0 1");
+        assert_eq!(
+            check(&game(stalemate, "1. Qc7", "1-0")),
+            Err("the game ends by stalemate (1/2-1/2) but Result is \"1-0\"".into())
+        );
+    }
+
+    /// The referee stops a game at its end by rule, so a move after it fails, with the
+    /// ply and the end named.
+    #[test]
+    fn a_move_after_an_end_by_rule_fails() {
+        let check = |g: &PgnGame| check_game(g, &chess()).map_err(|e| e.to_string());
+        let on = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4";
+        assert_eq!(
+            check(&game(None, on, "1/2-1/2")),
+            Err(
+                "ply 9: \"e4\" comes after the game ended by threefold repetition (1/2-1/2)".into()
+            )
+        );
+        let bare = Some("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1");
+        assert_eq!(
+            check(&game(bare, "1. Kxd2 Kd7", "1/2-1/2")),
+            Err("ply 2: \"Kd7\" comes after the game ended by bare kings (1/2-1/2)".into())
+        );
+        assert!(matches!(
+            check_game(&game(None, "1. f3 e5 2. g4 Qh4# 3. a3", "0-1"), &chess()),
+            Err(CheckError::MoveAfterEnd {
+                ply: 5,
+                why: "checkmate",
+                ..
+            })
+        ));
+    }
+
+    /// Castling written with zeros, as `fen --moves` takes it (and python-chess reads
+    /// it): `0-0` and `0-0-0` are moves, not the move number `0` and a stray `-0`, beside
+    /// the results `1-0`, `0-1` and `1/2-1/2`.
+    #[test]
+    fn castling_with_zeros_is_a_move_not_a_number() {
+        let text = "[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. 0-0 d6 5.d4 Bd7 6. Nc3 Qe7 7. Bg5 0-0-0 *\n";
+        let g = &parse_pgn(text).unwrap()[0];
+        assert_eq!(g.moves[6], "0-0");
+        assert_eq!(g.moves[13], "0-0-0");
+        assert_eq!(check_game(g, &chess()).unwrap(), 14);
+        for result in ["1-0", "0-1", "1/2-1/2", "*"] {
+            let g = &parse_pgn(&format!("1. e4 e5 2. 0-0 {result}\n")).unwrap()[0];
+            assert_eq!((g.moves.len(), g.result.as_str()), (3, result));
+        }
     }
 
     #[test]
@@ -785,7 +907,10 @@ mod tests {
         r.start_fen = Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1".into());
         let pgn = r.to_pgn("t");
         assert!(pgn.contains("1... e5 2. Nf3"), "{pgn}");
-        assert_eq!(check_game(&parse_pgn(&pgn).unwrap()[0]).unwrap(), 2);
+        assert_eq!(
+            check_game(&parse_pgn(&pgn).unwrap()[0], &chess()).unwrap(),
+            2
+        );
     }
 
     #[test]
@@ -809,11 +934,14 @@ mod tests {
     fn a_mismatched_result_token_and_unknown_variant_fail() {
         let g = &parse_pgn("[Result \"1-0\"]\n\n1. e2e4 0-1\n").unwrap()[0];
         assert_eq!(
-            check_game(g).unwrap_err().to_string(),
+            check_game(g, &chess()).unwrap_err().to_string(),
             "Result tag \"1-0\" differs from the movetext's \"0-1\""
         );
         let g = &parse_pgn("[Variant \"nosuchgame\"]\n\n*\n").unwrap()[0];
-        assert!(matches!(check_game(g), Err(CheckError::Variant(_))));
+        assert!(matches!(
+            check_game(g, &chess()),
+            Err(CheckError::Variant(_))
+        ));
     }
 
     #[test]
@@ -824,7 +952,7 @@ mod tests {
         );
         let bad = record(&["e2e4", "e7e5", "e4e5"], None);
         let games = parse_pgn(&(good.to_pgn("t") + &bad.to_pgn("t"))).unwrap();
-        let report = CheckReport::of(&games);
+        let report = CheckReport::of(&games, &chess());
         let checks = &report.games;
         assert_eq!(checks[0].text(), "ok   game 1 (line 1): 4 plies, 0-1");
         assert!(

@@ -224,11 +224,6 @@ fn from_path(pos: &Position, path: &[&str], suffix: &str) -> Option<String> {
     Some(format!("{from}{to}{marks}{suffix}"))
 }
 
-/// Thinking output (a PV in Tenfold notation) with its ranks numbered as XBoard counts.
-pub fn pv_to_cecp(ranks: u32, pv: &str) -> String {
-    shift_ranks(pv, rank_shift(ranks)).unwrap_or_else(|| pv.to_string())
-}
-
 /// A FEN as XBoard writes it, turned into Tenfold's: only the en passant field names a
 /// square, so only it is renumbered. XBoard writes empty holdings as `[-]` and, in
 /// games it knows without en passant squares it tracks (Grand), may leave the field

@@ -289,6 +289,23 @@ pub fn gui_move(pos: &Position, m: crate::core::moves::Move) -> String {
     format!("{text}{}", letter.to_ascii_lowercase())
 }
 
+/// A principal variation (Tenfold's notation, from `root`) with each move written as
+/// `move` writes it ([`gui_move`]): XBoard reads a PV as moves, and Tenfold's form of a
+/// kill in passing (`d8g3xg1`) means another move in XBoard's long form. The line stops
+/// before a move that does not replay (none should: the search played each).
+fn pv_for_gui(root: &Position, pv: &[String]) -> String {
+    let mut pos = root.clone();
+    let mut out = Vec::with_capacity(pv.len());
+    for text in pv {
+        let Ok(m) = pos.parse_move(text) else {
+            break;
+        };
+        out.push(gui_move(&pos, m));
+        pos.make_move(m);
+    }
+    out.join(" ")
+}
+
 /// The Betza letter of XBoard's leaper with this offset (any sign or order), if any.
 fn leaper_letter(dx: i32, dy: i32) -> Option<char> {
     let (a, b) = (dx.abs().min(dy.abs()), dx.abs().max(dy.abs()));
@@ -410,6 +427,11 @@ struct XBoard {
     analyzing: bool,
     /// The latest thinking output, for `.` status requests.
     last_info: Arc<Mutex<Option<Info>>>,
+    /// A `setboard` was refused: until the next `new`, `variant` or good `setboard`
+    /// there is no position, so moves are illegal and nothing is searched.
+    no_position: bool,
+    /// `pong` replies held back until the move being thought of is sent.
+    pongs: Vec<String>,
     tx: Sender<Msg>,
 }
 
@@ -443,6 +465,8 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
         serial: 0,
         analyzing: false,
         last_info: Arc::new(Mutex::new(None)),
+        no_position: false,
+        pongs: Vec::new(),
         tx,
     };
     while let Ok(msg) = rx.recv() {
@@ -460,6 +484,7 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
                     h.stop();
                     let r = h.join();
                     x.play_result(r);
+                    x.answer_pings();
                 }
                 break;
             }
@@ -469,6 +494,7 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
                 if !x.analyzing && x.search.as_ref().is_some_and(|(_, s)| *s == serial) {
                     x.search = None;
                     x.play_result(r);
+                    x.answer_pings();
                 }
             }
         }
@@ -486,6 +512,15 @@ impl XBoard {
         if let Some((h, _)) = self.search.take() {
             h.stop();
             h.join();
+        }
+        self.answer_pings();
+    }
+
+    /// Sends the `pong`s held back while the engine thought on its move, which has now
+    /// been sent or thrown away.
+    fn answer_pings(&mut self) {
+        for p in self.pongs.drain(..) {
+            self.out.line(&p);
         }
     }
 
@@ -517,12 +552,16 @@ impl XBoard {
                     self.variant = v;
                 }
                 self.pos = Position::startpos(&self.variant);
+                self.no_position = false;
                 self.force = false;
                 self.engine_side = Color::Black;
                 self.sd = None;
                 self.st_ms = None;
                 self.time_ms = None;
                 self.otim_ms = None;
+                // The spec's `nps`: in force "until the next new"; XBoard sends no `nps 0`
+                // when the user turns it off, so the node clock must not outlive the game.
+                self.nps = None;
                 self.reanalyze();
             }
             "variant" => {
@@ -530,6 +569,7 @@ impl XBoard {
                 match registry::get(our_name(arg)) {
                     Ok(v) => {
                         self.pos = Position::startpos(&v);
+                        self.no_position = false;
                         if !xboard_knows(&v.name) {
                             for l in setup_lines(&v) {
                                 self.out.line(&l);
@@ -549,7 +589,13 @@ impl XBoard {
                 self.abandon();
                 self.force = false;
                 self.engine_side = self.pos.side_to_move();
-                self.think();
+                if self.no_position {
+                    // Playing on from the position before the refused one would be a
+                    // move in a game the GUI no longer shows.
+                    self.error("no position", line);
+                } else {
+                    self.think();
+                }
             }
             "playother" => {
                 self.abandon();
@@ -596,7 +642,17 @@ impl XBoard {
                     h.stop();
                 }
             }
-            "ping" => self.out.line(&format!("pong {arg}")),
+            "ping" => {
+                // The spec: a ping seen while thinking on our move is answered only after
+                // the move ("?" then "ping" must find the move sent); an analysis is like
+                // pondering and is answered at once.
+                let pong = format!("pong {arg}");
+                if self.search.is_some() && !self.analyzing {
+                    self.pongs.push(pong);
+                } else {
+                    self.out.line(&pong);
+                }
+            }
             "result" => {
                 self.abandon();
                 self.force = true;
@@ -607,11 +663,15 @@ impl XBoard {
                 match Position::from_fen(&self.variant, &self.keep_start_rights(&fen)) {
                     Ok(p) => {
                         self.pos = p;
+                        self.no_position = false;
                         self.reanalyze();
                     }
                     Err(e) => {
-                        self.out.line("tellusererror Illegal position");
-                        self.error("illegal position", &e.to_string());
+                        // The spec's answer, with the reason for the user. Not an `Error`
+                        // line: XBoard takes one that says "llegal" for a refused move.
+                        self.out
+                            .line(&format!("tellusererror Illegal position: {e}"));
+                        self.no_position = true;
                     }
                 }
             }
@@ -619,7 +679,7 @@ impl XBoard {
                 self.abandon();
                 let n = if cmd == "undo" { 1 } else { 2 };
                 for _ in 0..n {
-                    if self.pos.ply_count() > 0 {
+                    if self.pos.ply_count() > 0 && !self.no_position {
                         self.pos.unmake_move();
                     }
                 }
@@ -700,6 +760,12 @@ impl XBoard {
     }
 
     fn usermove(&mut self, text: &str) {
+        if self.no_position {
+            // The spec: after a refused position, every move is illegal until the next
+            // new, edit or setboard.
+            self.out.line(&format!("Illegal move: {text}"));
+            return;
+        }
         if self.search.is_some() {
             // Thinking on the other side's time is not supported: finish first.
             self.abandon();
@@ -766,9 +832,11 @@ impl XBoard {
             .line(&format!("stat01: {cs} {nodes} {depth} 0 {}", list.len()));
     }
 
-    /// XBoard carries castling rights only in the forms it knows; a `setboard` of the
-    /// game's start array with the side to move at the start keeps the start's rights
-    /// (Wildeurasian's `A1J1a10j10` reaches us as `-`).
+    /// XBoard carries castling rights only in the forms it knows (KQkq, rook files); in
+    /// a game whose rights it has no form for (zone castling: Wildeurasian's
+    /// `A1J1a10j10` reaches us as `-`) a `setboard` of the start array with the side to
+    /// move at the start keeps the start's rights. Any other FEN keeps its own rights: a
+    /// chess start with `Kk` is a position without queenside castling.
     fn keep_start_rights(&self, fen: &str) -> String {
         let start: Vec<&str> = self.variant.start_fen.split_whitespace().collect();
         let given: Vec<&str> = fen.split_whitespace().collect();
@@ -776,7 +844,8 @@ impl XBoard {
             f.first()
                 .map(|p| p.split('[').next().unwrap_or(p).to_string())
         };
-        if given.len() >= 3
+        if self.variant.zone_castling.is_some()
+            && given.len() >= 3
             && start.len() >= 3
             && placement(&given) == placement(&start)
             && given[1] == start[1]
@@ -789,6 +858,9 @@ impl XBoard {
     }
 
     fn think(&mut self) {
+        if self.no_position {
+            return;
+        }
         if self.pos.game_result().is_some() {
             if !self.analyzing {
                 self.announce_end();
@@ -834,7 +906,7 @@ impl XBoard {
         let out = self.out.clone();
         let post = self.post || self.analyzing;
         let tx = self.tx.clone();
-        let ranks = self.variant.board.ranks as u32;
+        let root = self.pos.clone();
         let last_info = self.last_info.clone();
         *last_info.lock().unwrap_or_else(|e| e.into_inner()) = None;
         let listener = Box::new(move |ev: Event| match ev {
@@ -856,7 +928,7 @@ impl XBoard {
                     score,
                     i.ms / 10,
                     i.nodes,
-                    cecp_move::pv_to_cecp(ranks, &i.pv.join(" "))
+                    pv_for_gui(&root, &i.pv)
                 ));
             }
             Event::Info(_) | Event::Final(_) => {}
