@@ -538,3 +538,32 @@ fn commands_without_a_position_refuse_fen_and_moves() {
         assert!(err.contains("do not apply to"), "{args:?}: {err}");
     }
 }
+
+/// README: "Errors are one line on stderr; exit status 2 means the input was wrong" —
+/// the command line's own usage errors too (a negative depth, an unknown command, a
+/// shard past its count, a missing required option), while --help and --version print
+/// their pages as before, with status 0.
+#[test]
+fn usage_errors_are_one_line_with_status_2() {
+    for (args, says) in [
+        (&["perft", "--depth", "-1"][..], "'-1'"),
+        (&["bogus"][..], "'bogus'"),
+        (&["perft", "--depth", "1", "--shard", "3/3"][..], "'3/3'"),
+        (&["tune"][..], "--data"),
+    ] {
+        let (code, out, err) = tenfold(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("tenfold: ") && err.contains(says),
+            "{args:?}: {err}"
+        );
+    }
+    let (code, out, _) = tenfold(&["perft", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Usage:") && out.lines().count() > 5, "{out}");
+    let (code, out, _) = tenfold(&["--version"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("tenfold "), "{out}");
+}
