@@ -567,3 +567,50 @@ fn usage_errors_are_one_line_with_status_2() {
     assert_eq!(code, 0);
     assert!(out.starts_with("tenfold "), "{out}");
 }
+
+/// README: perft counts at most 64 plies. A deeper `--depth` (1000 overflowed the stack
+/// and aborted the process, exit 134) is one line, exit 2, however the count would have
+/// run, and so is a suite line asking for one, named by file and line; 64 itself counts.
+#[test]
+fn perft_depths_above_64_are_refused() {
+    for extra in [
+        &[][..],
+        &["--hash", "16"],
+        &["--threads", "2"],
+        &["--divide"],
+        &["--shard", "0/2"],
+    ] {
+        for depth in ["65", "1000", "999999999"] {
+            let mut args = vec!["perft", "--depth", depth, "--json"];
+            args.extend_from_slice(extra);
+            let (code, out, err) = tenfold(&args);
+            assert_eq!(code, 2, "{args:?}: {err}");
+            assert!(out.is_empty(), "{args:?}: {out}");
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            assert!(
+                err.contains(&format!("perft depth {depth} is above the maximum of 64")),
+                "{args:?}: {err}"
+            );
+        }
+    }
+    // Fool's mate: White has no move, so the deepest count allowed is 0 at once.
+    let mated = ["--moves", "f2f3 e7e5 g2g4 d8h4"];
+    let (code, out, err) = tenfold(&[&["perft", "--depth", "64", "--json"][..], &mated].concat());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json(&out)["nodes"], 0);
+    let suite = temp_path("too-deep.epd");
+    std::fs::write(
+        &suite,
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D999999999 20\n",
+    )
+    .unwrap();
+    let file = suite.to_str().unwrap();
+    let (code, out, err) = tenfold(&["perft", "--suite", file]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("{file}:2: \"D999999999 20\" is deeper")),
+        "{err}"
+    );
+}

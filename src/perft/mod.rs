@@ -17,6 +17,32 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// The deepest count perft takes. No deeper count could finish (chess's depth 15 is
+/// about 2·10^21 nodes), and the walk is depth-first, about 16 KB of stack a ply: depth
+/// 520 overflowed the main thread's 8 MB (where the CLI and the UCI loop count) and
+/// depth 130 the 2 MB of a rayon worker or a test thread, while 64 needs about 1 MB.
+pub const MAX_DEPTH: u32 = 64;
+
+/// A perft depth above [`MAX_DEPTH`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("perft depth {0} is above the maximum of {MAX_DEPTH}")]
+pub struct DepthError(pub u32);
+
+/// The depth itself when perft can count it (at most [`MAX_DEPTH`]).
+pub fn check_depth(depth: u32) -> Result<u32, DepthError> {
+    if depth <= MAX_DEPTH {
+        Ok(depth)
+    } else {
+        Err(DepthError(depth))
+    }
+}
+
+/// `--depth` as the command line reads it: a whole number up to [`MAX_DEPTH`].
+fn parse_depth(s: &str) -> Result<u32, String> {
+    let depth = s.parse::<u32>().map_err(|e| e.to_string())?;
+    check_depth(depth).map_err(|e| e.to_string())
+}
+
 /// Leaf nodes at `depth` plies (depth 0 counts the position itself), in the position's
 /// own word ([`count`] picks the narrowest that fits).
 pub fn perft<W: Word>(pos: &mut Position<W>, depth: u32) -> u64 {
@@ -283,8 +309,8 @@ impl Report for Count {
 /// The options of `tenfold perft`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PerftArgs {
-    /// Depth in plies.
-    #[arg(long)]
+    /// Depth in plies (at most 64).
+    #[arg(long, value_parser = parse_depth)]
     pub depth: Option<u32>,
     /// Print the count of each root move.
     #[arg(long)]
