@@ -614,3 +614,21 @@ fn perft_depths_above_64_are_refused() {
         "{err}"
     );
 }
+
+/// README: depth 0 counts the position itself, 1, and `--divide` then lists no root move
+/// (it used to count depth 1 when divided: 20 nodes where the plain count said 1).
+#[test]
+fn perft_depth_0_is_one_node_divided_or_not() {
+    for divide in [&[][..], &["--divide"]] {
+        let args = [&["perft", "--depth", "0", "--json"][..], divide].concat();
+        let (code, out, err) = tenfold(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let v = json(&out);
+        assert_eq!(v["nodes"], 1, "{args:?}: {out}");
+        if divide.is_empty() {
+            assert!(v.get("divide").is_none(), "{out}");
+        } else {
+            assert_eq!(v["divide"], serde_json::json!({}), "{out}");
+        }
+    }
+}

@@ -144,7 +144,8 @@ impl Counting {
 /// Progress of a count: subtrees finished, subtrees in all, leaf nodes so far.
 pub type Progress<'a> = &'a (dyn Fn(usize, usize, u64) + Sync);
 
-/// Per root move counts in notation, sorted by move text. The tree is cut two plies down
+/// Per root move counts in notation, sorted by move text; none at depth 0, which counts
+/// the position itself and has no root move to divide by. The tree is cut two plies down
 /// (a few hundred subtrees, which share out evenly over the workers where root subtrees
 /// alone differ in size by an order of magnitude); `progress` hears each subtree end.
 /// Counted in `u64` bitboards when the board has at most 64 squares.
@@ -154,6 +155,9 @@ pub fn divide(
     how: &Counting,
     progress: Option<Progress>,
 ) -> Vec<(String, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
     let per_root = if pos.fits::<u64>() {
         divide_in(&pos.to_word::<u64>(), depth, how, progress)
     } else {
@@ -264,7 +268,13 @@ impl Count {
         let start = Instant::now();
         let (nodes, divide) = if divide {
             let d = self::divide(pos, depth, how, progress);
-            (d.iter().map(|(_, n)| n).sum(), Some(d))
+            // Depth 0 is the one count its (empty) divide does not add up to.
+            let nodes = if depth == 0 {
+                1
+            } else {
+                d.iter().map(|(_, n)| n).sum()
+            };
+            (nodes, Some(d))
         } else {
             (count(pos, depth, how, progress), None)
         };
@@ -360,5 +370,19 @@ mod tests {
         let j = split.to_json();
         assert_eq!(j["divide"]["g1f3"], 20);
         assert_eq!(j["nodes"], 400);
+    }
+
+    #[test]
+    fn depth_0_counts_the_position_with_or_without_divide() {
+        // Depth 0 is the position itself: 1, divided or not (divided, it counted depth 1).
+        let pos = Position::startpos(&registry::get("chess").unwrap());
+        for threads in [1, 2] {
+            let how = Counting::new(threads, 0).unwrap();
+            let plain = Count::run(&pos, 0, false, &how, None);
+            let split = Count::run(&pos, 0, true, &how, None);
+            assert_eq!((plain.nodes, split.nodes), (1, 1));
+            assert_eq!(split.divide, Some(Vec::new()));
+            assert_eq!(split.to_json()["divide"], json!({}));
+        }
     }
 }
