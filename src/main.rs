@@ -196,10 +196,7 @@ fn run(cli: Cli) -> Result<(), Fail> {
             let pos = a.from.as_ref().map(|_| position(c)).transpose()?;
             show(c, &a.run(&*variant(c)?, pos.as_ref())?)
         }
-        Cmd::Diagram(a) => {
-            a.run(&position(c)?)?.iter().for_each(|svg| put(svg));
-            Ok(())
-        }
+        Cmd::Diagram(a) => show(c, &a.run(&position(c)?)?),
         Cmd::Match(a) => run_match(c, &a),
         Cmd::Merge(a) => show(c, &a.run().map_err(|e| Fail(e.exit_code(), e.to_string()))?),
         Cmd::Eval => show(c, &EvalReport::of(&position(c)?)),
