@@ -183,10 +183,15 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Cmd::Bench(a) => bench(c, &a),
         Cmd::Datagen(a) => show(c, &a.run(&variant(c)?)?),
         Cmd::Label(a) => show(c, &a.run(&variant(c)?, &absolute_files(c))?),
-        Cmd::Tune(a) => a
-            .run(&variant(c)?, |p| out!("{}", p.text()))
-            .map(|_| ())
-            .map_err(Fail::from),
+        Cmd::Tune(a) => {
+            // With --json the summary alone is printed: one object.
+            let progress = |p: tenfold::tune::Progress| {
+                if !c.json {
+                    out!("{}", p.text())
+                }
+            };
+            show(c, &a.run(&variant(c)?, progress)?)
+        }
         Cmd::Uci => speak(tenfold::protocol::uci::run),
         Cmd::Xboard => speak(tenfold::protocol::xboard::run),
         Cmd::Variants => show(c, &VariantList(builtins()?)),
