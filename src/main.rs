@@ -216,17 +216,14 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Cmd::Perft(a) => match (&a.suite, a.depth, a.shard) {
             (Some(file), _, _) => perft_suite(c, &a, file),
             (None, Some(depth), Some(shard)) => {
-                let (pos, how) = (
-                    position(c)?,
-                    perft::Counting::new(threads(a.threads)?, a.hash)?,
-                );
+                let (pos, how) = (position(c)?, counting(&a)?);
                 show(
                     c,
                     &perft::shard::PerftShard::run(&pos, depth, a.split_ply, shard, &how)?,
                 )
             }
             (None, Some(depth), None) => {
-                let how = perft::Counting::new(threads(a.threads)?, a.hash)?;
+                let how = counting(&a)?;
                 let bar = perft::progress::CountBar::new(!c.json);
                 let tick = |d, t, n| bar.update(d, t, n);
                 let on = bar.active().then_some(&tick as perft::Progress);
@@ -316,7 +313,7 @@ fn perft_suite(c: &Common, a: &perft::PerftArgs, file: &str) -> Result<(), Fail>
         variant: c.variant.clone(),
         variant_from_file: c.variant_file.is_some(),
         max_depth: a.max_depth.unwrap_or(u32::MAX),
-        counting: perft::Counting::new(threads(a.threads)?, a.hash)?,
+        counting: counting(a)?,
     };
     let r = suite::run_suite(&lines, file, &run, |line| match &bar {
         Some(b) => {
@@ -334,9 +331,21 @@ fn perft_suite(c: &Common, a: &perft::PerftArgs, file: &str) -> Result<(), Fail>
     }
 }
 
-/// A worker thread count (0 meaning 1) the machine can run, else a usage error.
+/// A worker thread count the machine can run, else a usage error.
 fn threads(n: usize) -> Result<usize, Fail> {
-    Ok(search::smp::check_threads(n.max(1))?)
+    Ok(search::smp::check_threads(n)?)
+}
+
+/// The threads and table perft's options ask for; none of either is refused, as
+/// `search`, `bench` and `datagen` refuse it.
+fn counting(a: &perft::PerftArgs) -> Result<perft::Counting, Fail> {
+    if a.threads == 0 || a.hash == Some(0) {
+        return Err(usage("--threads and --hash must be at least 1"));
+    }
+    Ok(perft::Counting::new(
+        threads(a.threads)?,
+        a.hash.unwrap_or(0),
+    )?)
 }
 
 fn search(c: &Common, a: &search::report::SearchArgs) -> Result<(), Fail> {

@@ -632,3 +632,32 @@ fn perft_depth_0_is_one_node_divided_or_not() {
         }
     }
 }
+
+/// `perft --threads 0` and `--hash 0` are refused as `search`, `bench` and `datagen`
+/// refuse them ("must be at least 1"), whether counting, checking a suite or sharding;
+/// perft accepted both (0 threads counted on one, 0 MB meant no table).
+#[test]
+fn perft_refuses_zero_threads_or_hash_as_search_does() {
+    let suite = temp_path("zero.epd");
+    std::fs::write(&suite, "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n").unwrap();
+    let suite = suite.to_str().unwrap();
+    for zero in [["--threads", "0"], ["--hash", "0"]] {
+        for run in [
+            &["perft", "--depth", "2"][..],
+            &["perft", "--suite", suite],
+            &["perft", "--depth", "2", "--shard", "0/2"],
+            &["search", "--depth", "1"],
+        ] {
+            let args = [run, &zero[..]].concat();
+            let (code, out, err) = tenfold(&args);
+            assert_eq!(code, 2, "{args:?}: {out}");
+            assert_eq!(
+                err, "tenfold: --threads and --hash must be at least 1\n",
+                "{args:?}"
+            );
+        }
+    }
+    let (code, out, err) = tenfold(&["perft", "--depth", "2", "--threads", "1", "--hash", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("nodes 400\n"), "{out}");
+}

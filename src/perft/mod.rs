@@ -334,9 +334,10 @@ pub struct PerftArgs {
     /// With --suite: skip depths above this.
     #[arg(long)]
     pub max_depth: Option<u32>,
-    /// Keep counts in a hash table of this many MB (deep runs; same counts).
-    #[arg(long, default_value_t = 0)]
-    pub hash: usize,
+    /// Keep counts in a hash table of this many MB (deep runs; same counts; none by
+    /// default).
+    #[arg(long)]
+    pub hash: Option<usize>,
     /// Count slice I of N (0 <= I < N) of the positions --split-ply plies down; `tenfold merge` adds the slices up.
     #[arg(long)]
     pub shard: Option<crate::core::shard::Shard>,
