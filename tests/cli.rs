@@ -661,3 +661,23 @@ fn perft_refuses_zero_threads_or_hash_as_search_does() {
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("nodes 400\n"), "{out}");
 }
+
+/// A suite line with a FEN but no `;D<depth> <nodes>` checks nothing: it is refused like
+/// any other malformed line, exit 2 naming file and line (it counted as passed).
+#[test]
+fn a_suite_line_without_depths_is_refused_by_file_and_line() {
+    let suite = temp_path("no-depths.epd");
+    std::fs::write(
+        &suite,
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n\n4k3/8/8/8/8/8/8/4K2R w K - 0 1\n",
+    )
+    .unwrap();
+    let file = suite.to_str().unwrap();
+    let (code, out, err) = tenfold(&["perft", "--suite", file]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(
+        err,
+        format!("tenfold: {file}:3: no ;D<depth> <nodes> after the FEN\n")
+    );
+}

@@ -34,6 +34,14 @@ pub enum ParseError {
         /// 1-based line number.
         line: usize,
     },
+    /// A line with a FEN but no `;D<depth> <nodes>` to check it by.
+    #[error("{origin}:{line}: no ;D<depth> <nodes> after the FEN")]
+    NoDepths {
+        /// The file.
+        origin: String,
+        /// 1-based line number.
+        line: usize,
+    },
     /// A field that does not start `D<depth>`.
     #[error("{origin}:{line}: \"{field}\" is not ;D<depth> <nodes>")]
     BadDepth {
@@ -115,6 +123,13 @@ pub fn parse_suite(text: &str, origin: &str) -> Result<Vec<SuiteLine>, ParseErro
                 field: p.to_string(),
             })?;
             expected.push((depth, nodes));
+        }
+        if expected.is_empty() {
+            // It would pass having checked nothing.
+            return Err(ParseError::NoDepths {
+                origin: origin.to_string(),
+                line: i + 1,
+            });
         }
         expected.sort();
         out.push(SuiteLine {
@@ -434,6 +449,20 @@ mod tests {
                 .to_string(),
             "s.epd:2: \"D1\" has no node count"
         );
+        // A line that checks nothing would count as passed.
+        for bare in [
+            START.to_string(),
+            format!("{START} ;"),
+            format!("{START} ; ;"),
+        ] {
+            assert_eq!(
+                parse_suite(&format!("{START} ;D1 20\n{bare}"), "s.epd")
+                    .unwrap_err()
+                    .to_string(),
+                "s.epd:2: no ;D<depth> <nodes> after the FEN",
+                "{bare}"
+            );
+        }
         // A depth the walk cannot reach is refused before any line is counted.
         assert_eq!(
             parse_suite(&format!("{START} ;D1 20\n{START} ;D999999999 20"), "s.epd")
