@@ -128,8 +128,10 @@ fn usage(msg: impl std::fmt::Display) -> Fail {
 }
 
 fn main() -> ExitCode {
-    let matches = Cli::command().get_matches();
-    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let matches = Cli::command()
+        .try_get_matches()
+        .unwrap_or_else(|e| usage_exit(e));
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| usage_exit(e));
     cli.common.variant_typed = typed(&matches, "variant");
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -140,6 +142,20 @@ fn main() -> ExitCode {
             ExitCode::from(code)
         }
     }
+}
+
+/// Help and version print as clap prints them; a usage error is one line, as every
+/// other error is, with exit status 2.
+fn usage_exit(e: clap::Error) -> ! {
+    use clap::error::ErrorKind as K;
+    if let K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand =
+        e.kind()
+    {
+        e.exit()
+    }
+    let line = tenfold::report::one_line_usage(&e.render().to_string());
+    eprintln!("tenfold: {line}");
+    std::process::exit(2)
 }
 
 /// True when the argument was given on the command line, before or after the subcommand.
@@ -167,10 +183,15 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Cmd::Bench(a) => bench(c, &a),
         Cmd::Datagen(a) => show(c, &a.run(&variant(c)?)?),
         Cmd::Label(a) => show(c, &a.run(&variant(c)?, &absolute_files(c))?),
-        Cmd::Tune(a) => a
-            .run(&variant(c)?, |p| out!("{}", p.text()))
-            .map(|_| ())
-            .map_err(Fail::from),
+        Cmd::Tune(a) => {
+            // With --json the summary alone is printed: one object.
+            let progress = |p: tenfold::tune::Progress| {
+                if !c.json {
+                    out!("{}", p.text())
+                }
+            };
+            show(c, &a.run(&variant(c)?, progress)?)
+        }
         Cmd::Uci => speak(tenfold::protocol::uci::run),
         Cmd::Xboard => speak(tenfold::protocol::xboard::run),
         Cmd::Variants => show(c, &VariantList(builtins()?)),
@@ -180,10 +201,7 @@ fn run(cli: Cli) -> Result<(), Fail> {
             let pos = a.from.as_ref().map(|_| position(c)).transpose()?;
             show(c, &a.run(&*variant(c)?, pos.as_ref())?)
         }
-        Cmd::Diagram(a) => {
-            a.run(&position(c)?)?.iter().for_each(|svg| put(svg));
-            Ok(())
-        }
+        Cmd::Diagram(a) => show(c, &a.run(&position(c)?)?),
         Cmd::Match(a) => run_match(c, &a),
         Cmd::Merge(a) => show(c, &a.run().map_err(|e| Fail(e.exit_code(), e.to_string()))?),
         Cmd::Eval => show(c, &EvalReport::of(&position(c)?)),
@@ -198,17 +216,14 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Cmd::Perft(a) => match (&a.suite, a.depth, a.shard) {
             (Some(file), _, _) => perft_suite(c, &a, file),
             (None, Some(depth), Some(shard)) => {
-                let (pos, how) = (
-                    position(c)?,
-                    perft::Counting::new(threads(a.threads)?, a.hash)?,
-                );
+                let (pos, how) = (position(c)?, counting(&a)?);
                 show(
                     c,
                     &perft::shard::PerftShard::run(&pos, depth, a.split_ply, shard, &how)?,
                 )
             }
             (None, Some(depth), None) => {
-                let how = perft::Counting::new(threads(a.threads)?, a.hash)?;
+                let how = counting(&a)?;
                 let bar = perft::progress::CountBar::new(!c.json);
                 let tick = |d, t, n| bar.update(d, t, n);
                 let on = bar.active().then_some(&tick as perft::Progress);
@@ -298,7 +313,7 @@ fn perft_suite(c: &Common, a: &perft::PerftArgs, file: &str) -> Result<(), Fail>
         variant: c.variant.clone(),
         variant_from_file: c.variant_file.is_some(),
         max_depth: a.max_depth.unwrap_or(u32::MAX),
-        counting: perft::Counting::new(threads(a.threads)?, a.hash)?,
+        counting: counting(a)?,
     };
     let r = suite::run_suite(&lines, file, &run, |line| match &bar {
         Some(b) => {
@@ -316,9 +331,21 @@ fn perft_suite(c: &Common, a: &perft::PerftArgs, file: &str) -> Result<(), Fail>
     }
 }
 
-/// A worker thread count (0 meaning 1) the machine can run, else a usage error.
+/// A worker thread count the machine can run, else a usage error.
 fn threads(n: usize) -> Result<usize, Fail> {
-    Ok(search::smp::check_threads(n.max(1))?)
+    Ok(search::smp::check_threads(n)?)
+}
+
+/// The threads and table perft's options ask for; none of either is refused, as
+/// `search`, `bench` and `datagen` refuse it.
+fn counting(a: &perft::PerftArgs) -> Result<perft::Counting, Fail> {
+    if a.threads == 0 || a.hash == Some(0) {
+        return Err(usage("--threads and --hash must be at least 1"));
+    }
+    Ok(perft::Counting::new(
+        threads(a.threads)?,
+        a.hash.unwrap_or(0),
+    )?)
 }
 
 fn search(c: &Common, a: &search::report::SearchArgs) -> Result<(), Fail> {

@@ -346,7 +346,11 @@ fn merge_perft(docs: &[(String, &str, Value)]) -> Result<Merged, MergeError> {
         let ids = own.map(|it| it.index).collect();
         check_complete(file, ids, s.items.len(), want, "positions")?;
     }
-    Ok(Merged::Perft(combine(&shards)))
+    let total = combine(&shards).map_err(|i| MergeError::Format {
+        file: docs[i].0.clone(),
+        why: "its node counts take the total past 2^64 - 1".into(),
+    })?;
+    Ok(Merged::Perft(total))
 }
 
 fn merge_match(args: &MergeArgs, docs: &[(String, &str, Value)]) -> Result<Merged, MergeError> {

@@ -10,3 +10,37 @@ pub trait Report {
     /// The JSON form: one object.
     fn to_json(&self) -> Value;
 }
+
+/// A usage error as clap renders it, on one line: the paragraph that says what is wrong
+/// (with the arguments a missing-argument error lists beneath it), without the `error: `
+/// label, the usage and the `--help` hint that follow.
+pub fn one_line_usage(rendered: &str) -> String {
+    let what = rendered.split("\n\n").next().unwrap_or_default();
+    let line = what
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    line.strip_prefix("error: ").unwrap_or(&line).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_usage_error_keeps_what_is_wrong_on_one_line() {
+        let invalid = "error: invalid value '3/3' for '--shard <SHARD>': index 3 is not below 3\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            one_line_usage(invalid),
+            "invalid value '3/3' for '--shard <SHARD>': index 3 is not below 3"
+        );
+        // The arguments missing are listed beneath the first line: they stay.
+        let missing = "error: the following required arguments were not provided:\n  --data <DATA>...\n\nUsage: tenfold tune --data <DATA>...\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            one_line_usage(missing),
+            "the following required arguments were not provided: --data <DATA>..."
+        );
+    }
+}

@@ -583,3 +583,146 @@ fn pgn_check_plays_an_untagged_game_as_the_variant_given() {
     ]);
     assert_eq!(code, 0, "{out}{err}");
 }
+
+/// README: "Errors are one line on stderr; exit status 2 means the input was wrong" —
+/// the command line's own usage errors too (a negative depth, an unknown command, a
+/// shard past its count, a missing required option), while --help and --version print
+/// their pages as before, with status 0.
+#[test]
+fn usage_errors_are_one_line_with_status_2() {
+    for (args, says) in [
+        (&["perft", "--depth", "-1"][..], "'-1'"),
+        (&["bogus"][..], "'bogus'"),
+        (&["perft", "--depth", "1", "--shard", "3/3"][..], "'3/3'"),
+        (&["tune"][..], "--data"),
+    ] {
+        let (code, out, err) = tenfold(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("tenfold: ") && err.contains(says),
+            "{args:?}: {err}"
+        );
+    }
+    let (code, out, _) = tenfold(&["perft", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Usage:") && out.lines().count() > 5, "{out}");
+    let (code, out, _) = tenfold(&["--version"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("tenfold "), "{out}");
+}
+
+/// README: perft counts at most 64 plies. A deeper `--depth` (1000 overflowed the stack
+/// and aborted the process, exit 134) is one line, exit 2, however the count would have
+/// run, and so is a suite line asking for one, named by file and line; 64 itself counts.
+#[test]
+fn perft_depths_above_64_are_refused() {
+    for extra in [
+        &[][..],
+        &["--hash", "16"],
+        &["--threads", "2"],
+        &["--divide"],
+        &["--shard", "0/2"],
+    ] {
+        for depth in ["65", "1000", "999999999"] {
+            let mut args = vec!["perft", "--depth", depth, "--json"];
+            args.extend_from_slice(extra);
+            let (code, out, err) = tenfold(&args);
+            assert_eq!(code, 2, "{args:?}: {err}");
+            assert!(out.is_empty(), "{args:?}: {out}");
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            assert!(
+                err.contains(&format!("perft depth {depth} is above the maximum of 64")),
+                "{args:?}: {err}"
+            );
+        }
+    }
+    // Fool's mate: White has no move, so the deepest count allowed is 0 at once.
+    let mated = ["--moves", "f2f3 e7e5 g2g4 d8h4"];
+    let (code, out, err) = tenfold(&[&["perft", "--depth", "64", "--json"][..], &mated].concat());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json(&out)["nodes"], 0);
+    let suite = temp_path("too-deep.epd");
+    std::fs::write(
+        &suite,
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D999999999 20\n",
+    )
+    .unwrap();
+    let file = suite.to_str().unwrap();
+    let (code, out, err) = tenfold(&["perft", "--suite", file]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("{file}:2: \"D999999999 20\" is deeper")),
+        "{err}"
+    );
+}
+
+/// README: depth 0 counts the position itself, 1, and `--divide` then lists no root move
+/// (it used to count depth 1 when divided: 20 nodes where the plain count said 1).
+#[test]
+fn perft_depth_0_is_one_node_divided_or_not() {
+    for divide in [&[][..], &["--divide"]] {
+        let args = [&["perft", "--depth", "0", "--json"][..], divide].concat();
+        let (code, out, err) = tenfold(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let v = json(&out);
+        assert_eq!(v["nodes"], 1, "{args:?}: {out}");
+        if divide.is_empty() {
+            assert!(v.get("divide").is_none(), "{out}");
+        } else {
+            assert_eq!(v["divide"], serde_json::json!({}), "{out}");
+        }
+    }
+}
+
+/// `perft --threads 0` and `--hash 0` are refused as `search`, `bench` and `datagen`
+/// refuse them ("must be at least 1"), whether counting, checking a suite or sharding;
+/// perft accepted both (0 threads counted on one, 0 MB meant no table).
+#[test]
+fn perft_refuses_zero_threads_or_hash_as_search_does() {
+    let suite = temp_path("zero.epd");
+    std::fs::write(&suite, "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n").unwrap();
+    let suite = suite.to_str().unwrap();
+    for zero in [["--threads", "0"], ["--hash", "0"]] {
+        for run in [
+            &["perft", "--depth", "2"][..],
+            &["perft", "--suite", suite],
+            &["perft", "--depth", "2", "--shard", "0/2"],
+            &["search", "--depth", "1"],
+        ] {
+            let args = [run, &zero[..]].concat();
+            let (code, out, err) = tenfold(&args);
+            assert_eq!(code, 2, "{args:?}: {out}");
+            assert_eq!(
+                err, "tenfold: --threads and --hash must be at least 1\n",
+                "{args:?}"
+            );
+        }
+    }
+    let (code, out, err) = tenfold(&["perft", "--depth", "2", "--threads", "1", "--hash", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("nodes 400\n"), "{out}");
+}
+
+/// A suite line with a FEN but no `;D<depth> <nodes>` checks nothing: it is refused like
+/// any other malformed line, exit 2 naming file and line (it counted as passed).
+#[test]
+fn a_suite_line_without_depths_is_refused_by_file_and_line() {
+    let suite = temp_path("no-depths.epd");
+    std::fs::write(
+        &suite,
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n\n4k3/8/8/8/8/8/8/4K2R w K - 0 1\n",
+    )
+    .unwrap();
+    let file = suite.to_str().unwrap();
+    let (code, out, err) = tenfold(&["perft", "--suite", file]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(
+        err,
+        format!("tenfold: {file}:3: no ;D<depth> <nodes> after the FEN\n")
+    );
+}

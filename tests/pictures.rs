@@ -280,6 +280,27 @@ fn cli_writes_pictures_and_refuses_bad_input_in_one_line() {
     assert!(!Path::new("/tmp/never-written.svg").exists());
 }
 
+/// DESIGN.md: "`--json` prints one JSON object on stdout instead of the human text" —
+/// for `diagram` the SVG as a string, or the file it was written to with `--svg` (it
+/// printed the bare SVG, and nothing at all with `--svg`).
+#[test]
+fn diagram_json_is_one_object_with_the_svg_or_its_file() {
+    let out = tenfold_cmd(&["diagram", "--variant", "shako", "--json"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).expect("one JSON object");
+    assert_eq!(v.as_object().unwrap().len(), 1, "{text}");
+    svg_size(v["svg"].as_str().expect("the SVG as a string"));
+    let file = common::temp_path("cli-diagram-json.svg");
+    let path = file.to_str().unwrap();
+    let out = tenfold_cmd(&["diagram", "--svg", path, "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v, serde_json::json!({ "file": path }));
+    svg_size(&std::fs::read_to_string(&file).unwrap());
+    let _ = std::fs::remove_file(&file);
+}
+
 #[test]
 fn match_plot_is_rewritten_after_each_game() {
     let file = common::temp_path("cli-plot.svg");

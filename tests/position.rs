@@ -32,6 +32,39 @@ fn fen_round_trips_on_8x8() {
     }
 }
 
+/// A FEN may start the halfmove clock and the move number at `u32::MAX`: they stay there
+/// (they wrapped to 1 and 0, losing the 50-move draw the clock had reached and giving a
+/// move number no FEN has), and unmake brings back the FEN and key the moves started
+/// from, from the maximum and from one below it.
+#[test]
+fn move_counters_saturate_at_their_maximum_and_unmake_restores_them() {
+    let v = chess();
+    for (fen, after) in [
+        (
+            "4k3/8/8/8/8/8/8/4K2R b K - 4294967295 4294967295",
+            "4k3/8/8/8/8/8/8/3K3R w - - 4294967295 4294967295",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K2R b K - 4294967294 4294967294",
+            "4k3/8/8/8/8/8/8/3K3R w - - 4294967295 4294967295",
+        ),
+    ] {
+        let mut p = Position::from_fen(&v, fen).unwrap();
+        let key = p.key();
+        p.play_moves("e8d8 e1d1 d8e8").unwrap();
+        assert_eq!(p.fen(), after, "from {fen}");
+        assert_eq!(
+            p.game_result().map(|(_, why)| why),
+            Some("50-move rule"),
+            "{fen}"
+        );
+        for _ in 0..3 {
+            p.unmake_move();
+        }
+        assert_eq!((p.fen(), p.key()), (fen.to_string(), key));
+    }
+}
+
 #[test]
 fn fen_round_trips_on_10x10_with_two_digit_runs() {
     let v = tenten();

@@ -887,6 +887,19 @@ fn uci_go_perft_divides_like_stockfish() {
     s.quit("quit");
 }
 
+/// A `go perft` deeper than perft counts (64 plies) is answered with an error and the
+/// loop goes on: depth 1000 overflowed the stack and aborted the engine process.
+#[test]
+fn uci_go_perft_above_64_is_an_error_and_the_session_goes_on() {
+    let mut s = Session::uci();
+    s.send("position startpos");
+    s.send("go perft 1000");
+    s.expect("info string error perft depth 1000 is above the maximum of 64");
+    s.send("go perft 1");
+    assert_eq!(s.expect("Nodes searched: "), "Nodes searched: 20");
+    s.quit("quit");
+}
+
 /// UCI: "searchmoves <move1> .... <movei>: restrict search to this moves only". A word in
 /// the list that is no legal move is named as such, and the legal ones still hold.
 #[test]

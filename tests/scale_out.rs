@@ -403,3 +403,38 @@ fn resume_refuses_a_pgn_of_another_match() {
         )
     );
 }
+
+/// `merge` adds up checked: a slice whose counts take the total past `u64::MAX` (edited
+/// by hand: no count that runs comes near it) is bad input naming its file, exit 2; the
+/// sum wrapped to a small total and passed with exit 0.
+#[test]
+fn a_slice_whose_counts_overflow_the_total_is_refused_by_name() {
+    let dir = temp_path("overflow").to_string_lossy().into_owned();
+    let files: Vec<String> = (0..2)
+        .map(|i| {
+            let shard = format!("{i}/2");
+            let args = ["perft", "--depth", "2", "--shard", &shard, "--json"];
+            let (code, out, err) = tenfold(&args);
+            assert_eq!(code, 0, "{err}");
+            let file = format!("{dir}-{i}.json");
+            std::fs::write(&file, out).unwrap();
+            file
+        })
+        .collect();
+    let (code, out, err) = tenfold(&["merge", "--json", &files[0], &files[1]]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json(&out)["nodes"], 400);
+    let mut edited = json(&std::fs::read_to_string(&files[1]).unwrap());
+    edited["items"][0]["nodes"] = Value::from(u64::MAX);
+    std::fs::write(&files[1], edited.to_string()).unwrap();
+    let (code, out, err) = tenfold(&["merge", "--json", &files[0], &files[1]]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(
+        err,
+        format!(
+            "tenfold: {}: its node counts take the total past 2^64 - 1\n",
+            files[1]
+        )
+    );
+}

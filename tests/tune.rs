@@ -150,7 +150,7 @@ fn the_fit_recovers_weights_that_made_the_labels() {
         trainable: Vec::new(),
     };
     let mut losses = Vec::new();
-    let best = fit::adam(train, held, &p0, &o, k, &opt, |e| losses.push(e.train));
+    let (best, _) = fit::adam(train, held, &p0, &o, k, &opt, |e| losses.push(e.train));
     let after = fit::loss(train, &best, &o, k, 2);
     assert!(after < before / 4.0, "loss {before} -> {after}");
     let fitted = start.from_vec(&best);
@@ -627,4 +627,42 @@ fn a_scalar_term_frozen_by_name_keeps_its_weight_while_the_others_move() {
     let (code, _, err) = tune_chess(&data, &["--freeze", "pst,tempi"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--freeze") && err.contains("tempi"), "{err}");
+}
+
+/// DESIGN.md: "`--json` prints one JSON object on stdout instead of the human text" — for
+/// `tune`, the fit summed up (positions, K, the loss before and per epoch, the epoch
+/// kept, where the section went) instead of its progress lines.
+#[test]
+fn tune_json_is_one_object_summing_up_the_fit() {
+    let data = temp_path("tune-json-data.txt");
+    std::fs::write(
+        &data,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 20 | 1/2-1/2\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1 | -900 | 0-1\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1 | -900 | 0-1\n\
+         rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 900 | 1-0\n\
+         r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 300 | 1-0\n",
+    )
+    .unwrap();
+    let section = temp_path("tune-json.toml");
+    let out = section.to_str().unwrap();
+    let (code, stdout, err) = tune_chess(&data, &["--epochs", "3", "--out", out, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not one object ({e}): {stdout}"));
+    assert_eq!(v["train_positions"], 5, "{stdout}");
+    assert_eq!(v["held_out_positions"], 0, "{stdout}");
+    assert!(v["k"].as_f64().is_some_and(|k| k > 0.0), "{stdout}");
+    assert!(v["loss_before"]["train"].is_f64(), "{stdout}");
+    let epochs = v["epochs"].as_array().unwrap();
+    assert_eq!(epochs.len(), 3, "no held-out positions: every epoch runs");
+    for (i, e) in epochs.iter().enumerate() {
+        assert_eq!(e["epoch"], i + 1);
+        assert!(e["train"].is_f64() && e["held_out"].is_f64(), "{e}");
+    }
+    assert!(v["best_epoch"].as_u64().is_some_and(|b| b <= 3), "{stdout}");
+    assert_eq!(v["out"], out);
+    assert!(std::fs::read_to_string(&section)
+        .unwrap()
+        .starts_with("[eval]\n"));
 }

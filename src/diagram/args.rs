@@ -9,7 +9,9 @@ use crate::arena::{MatchConfig, MatchResult};
 use crate::core::moves::Color;
 use crate::describe::{self, DescribeError, Described};
 use crate::position::Position;
+use crate::report::Report;
 use crate::variant::Variant;
+use serde_json::{json, Value};
 use std::sync::Mutex;
 
 /// `tenfold diagram` options.
@@ -26,13 +28,40 @@ pub struct DiagramArgs {
     pub arrows: String,
 }
 
+/// What `tenfold diagram` made: the SVG itself, or the file it went into.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Drawn {
+    /// The SVG text, for stdout.
+    Svg(String),
+    /// The `--svg` file written.
+    File(String),
+}
+
+impl Report for Drawn {
+    /// The SVG, or nothing once it is in its file.
+    fn text(&self) -> String {
+        match self {
+            Drawn::Svg(svg) => svg.clone(),
+            Drawn::File(_) => String::new(),
+        }
+    }
+
+    /// `{"svg": "<svg …>"}`, or `{"file": PATH}` once it is in its file.
+    fn to_json(&self) -> Value {
+        match self {
+            Drawn::Svg(svg) => json!({ "svg": svg }),
+            Drawn::File(path) => json!({ "file": path }),
+        }
+    }
+}
+
 impl DiagramArgs {
-    /// Draws the position: into the `--svg` file (None returned), else the SVG text.
-    pub fn run(&self, pos: &Position) -> Result<Option<String>, DiagramError> {
+    /// Draws the position: into the `--svg` file, else as the SVG text.
+    pub fn run(&self, pos: &Position) -> Result<Drawn, DiagramError> {
         let svg = self.render(pos)?;
         match &self.svg {
-            Some(path) => write_svg(path, &svg).map(|()| None),
-            None => Ok(Some(svg)),
+            Some(path) => write_svg(path, &svg).map(|()| Drawn::File(path.clone())),
+            None => Ok(Drawn::Svg(svg)),
         }
     }
 

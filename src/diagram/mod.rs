@@ -11,7 +11,7 @@ pub mod moves;
 pub mod plot;
 pub mod svg;
 
-pub use args::{describe_with_picture, DescribeArgs, DiagramArgs, PlotFile};
+pub use args::{describe_with_picture, DescribeArgs, DiagramArgs, Drawn, PlotFile};
 pub use board::{parse_arrows, position_svg, BoardOptions};
 pub use moves::moves_svg;
 pub use plot::MatchPlot;

@@ -17,6 +17,32 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// The deepest count perft takes. No deeper count could finish (chess's depth 15 is
+/// about 2·10^21 nodes), and the walk is depth-first, about 16 KB of stack a ply: depth
+/// 520 overflowed the main thread's 8 MB (where the CLI and the UCI loop count) and
+/// depth 130 the 2 MB of a rayon worker or a test thread, while 64 needs about 1 MB.
+pub const MAX_DEPTH: u32 = 64;
+
+/// A perft depth above [`MAX_DEPTH`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("perft depth {0} is above the maximum of {MAX_DEPTH}")]
+pub struct DepthError(pub u32);
+
+/// The depth itself when perft can count it (at most [`MAX_DEPTH`]).
+pub fn check_depth(depth: u32) -> Result<u32, DepthError> {
+    if depth <= MAX_DEPTH {
+        Ok(depth)
+    } else {
+        Err(DepthError(depth))
+    }
+}
+
+/// `--depth` as the command line reads it: a whole number up to [`MAX_DEPTH`].
+fn parse_depth(s: &str) -> Result<u32, String> {
+    let depth = s.parse::<u32>().map_err(|e| e.to_string())?;
+    check_depth(depth).map_err(|e| e.to_string())
+}
+
 /// Leaf nodes at `depth` plies (depth 0 counts the position itself), in the position's
 /// own word ([`count`] picks the narrowest that fits).
 pub fn perft<W: Word>(pos: &mut Position<W>, depth: u32) -> u64 {
@@ -118,7 +144,8 @@ impl Counting {
 /// Progress of a count: subtrees finished, subtrees in all, leaf nodes so far.
 pub type Progress<'a> = &'a (dyn Fn(usize, usize, u64) + Sync);
 
-/// Per root move counts in notation, sorted by move text. The tree is cut two plies down
+/// Per root move counts in notation, sorted by move text; none at depth 0, which counts
+/// the position itself and has no root move to divide by. The tree is cut two plies down
 /// (a few hundred subtrees, which share out evenly over the workers where root subtrees
 /// alone differ in size by an order of magnitude); `progress` hears each subtree end.
 /// Counted in `u64` bitboards when the board has at most 64 squares.
@@ -128,6 +155,9 @@ pub fn divide(
     how: &Counting,
     progress: Option<Progress>,
 ) -> Vec<(String, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
     let per_root = if pos.fits::<u64>() {
         divide_in(&pos.to_word::<u64>(), depth, how, progress)
     } else {
@@ -238,7 +268,13 @@ impl Count {
         let start = Instant::now();
         let (nodes, divide) = if divide {
             let d = self::divide(pos, depth, how, progress);
-            (d.iter().map(|(_, n)| n).sum(), Some(d))
+            // Depth 0 is the one count its (empty) divide does not add up to.
+            let nodes = if depth == 0 {
+                1
+            } else {
+                d.iter().map(|(_, n)| n).sum()
+            };
+            (nodes, Some(d))
         } else {
             (count(pos, depth, how, progress), None)
         };
@@ -283,8 +319,8 @@ impl Report for Count {
 /// The options of `tenfold perft`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PerftArgs {
-    /// Depth in plies.
-    #[arg(long)]
+    /// Depth in plies (at most 64).
+    #[arg(long, value_parser = parse_depth)]
     pub depth: Option<u32>,
     /// Print the count of each root move.
     #[arg(long)]
@@ -298,9 +334,10 @@ pub struct PerftArgs {
     /// With --suite: skip depths above this.
     #[arg(long)]
     pub max_depth: Option<u32>,
-    /// Keep counts in a hash table of this many MB (deep runs; same counts).
-    #[arg(long, default_value_t = 0)]
-    pub hash: usize,
+    /// Keep counts in a hash table of this many MB (deep runs; same counts; none by
+    /// default).
+    #[arg(long)]
+    pub hash: Option<usize>,
     /// Count slice I of N (0 <= I < N) of the positions --split-ply plies down; `tenfold merge` adds the slices up.
     #[arg(long)]
     pub shard: Option<crate::core::shard::Shard>,
@@ -334,5 +371,19 @@ mod tests {
         let j = split.to_json();
         assert_eq!(j["divide"]["g1f3"], 20);
         assert_eq!(j["nodes"], 400);
+    }
+
+    #[test]
+    fn depth_0_counts_the_position_with_or_without_divide() {
+        // Depth 0 is the position itself: 1, divided or not (divided, it counted depth 1).
+        let pos = Position::startpos(&registry::get("chess").unwrap());
+        for threads in [1, 2] {
+            let how = Counting::new(threads, 0).unwrap();
+            let plain = Count::run(&pos, 0, false, &how, None);
+            let split = Count::run(&pos, 0, true, &how, None);
+            assert_eq!((plain.nodes, split.nodes), (1, 1));
+            assert_eq!(split.divide, Some(Vec::new()));
+            assert_eq!(split.to_json()["divide"], json!({}));
+        }
     }
 }

@@ -268,25 +268,33 @@ impl PerftShard {
 
 /// The count the shards add up to, as `perft --divide` reports it: every root move
 /// (zero for one whose lines end early) with its leaves. The shards must be one
-/// complete, disjoint set of one count (the caller checks).
-pub fn combine(shards: &[PerftShard]) -> Count {
+/// complete, disjoint set of one count (the caller checks). `Err(i)` when the counts
+/// pass `u64::MAX` on adding shard `i`'s: no count that ran comes near it (chess's
+/// depth 13 is about 2·10^18), so the slice was edited or damaged, and a wrapped sum
+/// would pass for a count.
+pub fn combine(shards: &[PerftShard]) -> Result<Count, usize> {
     let mut divide: BTreeMap<String, u64> = BTreeMap::new();
     for s in shards {
         divide.extend(s.roots.iter().map(|m| (m.clone(), 0)));
     }
-    for it in shards.iter().flat_map(|s| &s.items) {
-        for (m, n) in &it.paths {
-            *divide.entry(m.clone()).or_insert(0) += n * it.nodes;
+    let mut nodes = 0u64;
+    for (i, s) in shards.iter().enumerate() {
+        for it in &s.items {
+            for (m, n) in &it.paths {
+                let add = n.checked_mul(it.nodes).ok_or(i)?;
+                let root = divide.entry(m.clone()).or_insert(0);
+                *root = root.checked_add(add).ok_or(i)?;
+                nodes = nodes.checked_add(add).ok_or(i)?;
+            }
         }
     }
-    let nodes = divide.values().sum();
-    let ms: u64 = shards.iter().map(|s| s.ms).sum();
-    Count {
+    let ms = shards.iter().fold(0u64, |t, s| t.saturating_add(s.ms));
+    Ok(Count {
         nodes,
         ms,
         nps: (nodes as f64 / (ms.max(1) as f64 / 1000.0)) as u64,
         divide: Some(divide.into_iter().collect()),
-    }
+    })
 }
 
 impl Report for PerftShard {
@@ -360,7 +368,7 @@ mod tests {
         let pos = Position::from_fen(&v, KIWIPETE).unwrap();
         let whole = Count::run(&pos, 3, true, &Counting::single(), None);
         for (ply, n) in [(1, 1), (2, 5), (3, 4), (5, 3)] {
-            let merged = combine(&shards(KIWIPETE, "chess", 3, ply, n));
+            let merged = combine(&shards(KIWIPETE, "chess", 3, ply, n)).unwrap();
             assert_eq!(merged.nodes, 97_862, "split {ply}, {n} shards");
             assert_eq!(merged.divide, whole.divide, "split {ply}, {n} shards");
         }
@@ -386,7 +394,7 @@ mod tests {
     fn a_root_move_that_mates_early_still_shows_with_zero() {
         // Fool's mate is one move away: after 1...Qh4# there is nothing two plies down.
         let fen = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2";
-        let merged = combine(&shards(fen, "chess", 2, 2, 2));
+        let merged = combine(&shards(fen, "chess", 2, 2, 2)).unwrap();
         let v = registry::get("chess").unwrap();
         let whole = Count::run(
             &Position::from_fen(&v, fen).unwrap(),

@@ -1,6 +1,6 @@
 //! Perft suites: EPD lines `FEN ;D1 n ;D2 n …`, optionally prefixed `variant | `.
 
-use crate::perft::{count, Counting};
+use crate::perft::{count, Counting, MAX_DEPTH};
 use crate::position::fen::FenError;
 use crate::position::Position;
 use crate::registry::{self, LoadError};
@@ -34,9 +34,27 @@ pub enum ParseError {
         /// 1-based line number.
         line: usize,
     },
+    /// A line with a FEN but no `;D<depth> <nodes>` to check it by.
+    #[error("{origin}:{line}: no ;D<depth> <nodes> after the FEN")]
+    NoDepths {
+        /// The file.
+        origin: String,
+        /// 1-based line number.
+        line: usize,
+    },
     /// A field that does not start `D<depth>`.
     #[error("{origin}:{line}: \"{field}\" is not ;D<depth> <nodes>")]
     BadDepth {
+        /// The file.
+        origin: String,
+        /// 1-based line number.
+        line: usize,
+        /// The field as written.
+        field: String,
+    },
+    /// A depth deeper than perft counts ([`MAX_DEPTH`]).
+    #[error("{origin}:{line}: \"{field}\" is deeper than perft counts (at most D{MAX_DEPTH})")]
+    TooDeep {
         /// The file.
         origin: String,
         /// 1-based line number.
@@ -92,12 +110,26 @@ pub fn parse_suite(text: &str, origin: &str) -> Result<Vec<SuiteLine>, ParseErro
                     line: i + 1,
                     field: p.to_string(),
                 })?;
+            if depth > MAX_DEPTH {
+                return Err(ParseError::TooDeep {
+                    origin: origin.to_string(),
+                    line: i + 1,
+                    field: p.to_string(),
+                });
+            }
             let nodes = n.parse::<u64>().map_err(|_| ParseError::NoCount {
                 origin: origin.to_string(),
                 line: i + 1,
                 field: p.to_string(),
             })?;
             expected.push((depth, nodes));
+        }
+        if expected.is_empty() {
+            // It would pass having checked nothing.
+            return Err(ParseError::NoDepths {
+                origin: origin.to_string(),
+                line: i + 1,
+            });
         }
         expected.sort();
         out.push(SuiteLine {
@@ -417,6 +449,28 @@ mod tests {
                 .to_string(),
             "s.epd:2: \"D1\" has no node count"
         );
+        // A line that checks nothing would count as passed.
+        for bare in [
+            START.to_string(),
+            format!("{START} ;"),
+            format!("{START} ; ;"),
+        ] {
+            assert_eq!(
+                parse_suite(&format!("{START} ;D1 20\n{bare}"), "s.epd")
+                    .unwrap_err()
+                    .to_string(),
+                "s.epd:2: no ;D<depth> <nodes> after the FEN",
+                "{bare}"
+            );
+        }
+        // A depth the walk cannot reach is refused before any line is counted.
+        assert_eq!(
+            parse_suite(&format!("{START} ;D1 20\n{START} ;D999999999 20"), "s.epd")
+                .unwrap_err()
+                .to_string(),
+            "s.epd:2: \"D999999999 20\" is deeper than perft counts (at most D64)"
+        );
+        assert!(parse_suite(&format!("{START} ;D64 0"), "s.epd").is_ok());
     }
 
     #[test]

@@ -113,7 +113,8 @@ impl Position {
             Some(s) => s
                 .parse::<u32>()
                 .map_err(|_| fail(format!("fullmove number \"{s}\" is not a number")))?
-                .max(1),
+                .max(1)
+                .into(),
         };
         if let Some(extra) = fields.next() {
             return Err(fail(format!(
@@ -251,7 +252,7 @@ impl Position {
         } else {
             s.push('-');
         }
-        s.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
+        s.push_str(&format!(" {} {}", self.halfmove, self.fullmove()));
         s
     }
 

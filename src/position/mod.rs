@@ -63,8 +63,12 @@ pub struct Position<W: Word = u128> {
     pub(crate) ep: Bitboard<W>,
     /// The pawn that may be taken en passant.
     pub(crate) ep_victim: Square,
+    /// Saturates at `u32::MAX` (a FEN may start it there); each undo keeps the value
+    /// before, so unmake restores it exactly.
     pub(crate) halfmove: u32,
-    pub(crate) fullmove: u32,
+    /// Wider than the `u32` a FEN gives: it goes on past `u32::MAX` (shown saturated), so
+    /// that unmake's decrement restores it exactly without a field in every undo.
+    pub(crate) fullmove: u64,
     pub(crate) key: u64,
     /// Zobrist keys of the material by group, kept with `key`: White's pieces other than
     /// pawn-rule ones with White's hand, the same for Black, and both colours' pawn-rule
@@ -210,9 +214,9 @@ impl<W: Word> Position<W> {
         self.halfmove
     }
 
-    /// Fullmove number.
+    /// Fullmove number (at most `u32::MAX`).
     pub fn fullmove(&self) -> u32 {
-        self.fullmove
+        u32::try_from(self.fullmove).unwrap_or(u32::MAX)
     }
 
     /// Castling rights as bits (`color * 2 + side`).
@@ -372,7 +376,7 @@ impl<W: Word> Position<W> {
         self.history.push(undo);
         self.key ^= self.ep_key();
         self.ep = Bitboard::EMPTY;
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         let mut captured = Piece::NONE;
         let mut moved = Piece::NONE;
         let mut partner = Piece::NONE;
@@ -644,7 +648,7 @@ impl<W: Word> Position<W> {
         self.ep = Bitboard::EMPTY;
         self.side = self.side.flip();
         self.key ^= ZOBRIST.side;
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
     }
 
     /// Takes back a null move.

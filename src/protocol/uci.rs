@@ -448,6 +448,9 @@ impl Uci {
         let Some(depth) = parts.get(2).and_then(|d| d.parse::<u32>().ok()) else {
             return self.error("go perft needs a depth (a whole number)");
         };
+        if let Err(e) = crate::perft::check_depth(depth) {
+            return self.error(e);
+        }
         let how = crate::perft::Counting {
             threads: self.engine.threads(),
             table: None,

@@ -167,7 +167,8 @@ fn step_scale(o: &Offsets, i: usize) -> f64 {
 }
 
 /// Adam over every weight from `start`; returns the weights of the best validation
-/// loss. `report` hears each epoch.
+/// loss and the epoch they come from (0: no epoch beat `start`). `report` hears each
+/// epoch.
 pub fn adam(
     train: &[Sample],
     validation: &[Sample],
@@ -176,13 +177,13 @@ pub fn adam(
     k: f64,
     opt: &FitOptions,
     mut report: impl FnMut(Epoch),
-) -> Vec<f64> {
+) -> (Vec<f64>, usize) {
     let n = start.len();
     let mut p = start.to_vec();
     let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
     let mut t = 0i32;
-    let mut best = (loss(validation, &p, o, k, opt.threads), p.clone());
+    let mut best = (loss(validation, &p, o, k, opt.threads), p.clone(), 0);
     let mut since_best = 0;
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = opt.seed ^ 0x9E37_79B9_7F4A_7C15 | 1;
@@ -225,7 +226,7 @@ pub fn adam(
         };
         report(e);
         if e.validation < best.0 {
-            best = (e.validation, p.clone());
+            best = (e.validation, p.clone(), epoch);
             since_best = 0;
         } else {
             since_best += 1;
@@ -234,5 +235,5 @@ pub fn adam(
             }
         }
     }
-    best.1
+    (best.1, best.2)
 }

@@ -10,6 +10,7 @@ use crate::position::Position;
 use crate::registry;
 use crate::variant::Variant;
 use fit::{Epoch, FitOptions, Sample};
+use serde_json::json;
 use std::sync::Arc;
 
 /// `tenfold tune` options.
@@ -141,6 +142,78 @@ impl Progress<'_> {
     }
 }
 
+/// What a tune did, as `tenfold tune` sums it up once done.
+#[derive(Clone, Debug)]
+pub struct TuneSummary {
+    /// Positions trained on.
+    pub train: usize,
+    /// Positions held out to judge the epochs.
+    pub held_out: usize,
+    /// The scale of the fit.
+    pub k: f64,
+    /// The scale fitted to the data's scores (`--score-k fit`).
+    pub score_k: Option<f64>,
+    /// The starting weights' loss on the training and held-out positions.
+    pub before: (f64, f64),
+    /// Every epoch run, in order.
+    pub epochs: Vec<Epoch>,
+    /// The epoch whose weights were kept (0: none beat the starting weights).
+    pub best: usize,
+    /// The weights that moved most: name, before, after.
+    pub moved: Vec<(String, i32, i32)>,
+    /// The file the `[eval]` section was written to (`--out`).
+    pub out: Option<String>,
+    /// The table file the section was written into (`--into`).
+    pub into: Option<String>,
+    /// The tuned weights.
+    pub weights: Weights,
+}
+
+impl crate::report::Report for TuneSummary {
+    /// One line after the progress: the epoch kept and where its weights went.
+    fn text(&self) -> String {
+        let kept = self.best.checked_sub(1).and_then(|i| self.epochs.get(i));
+        let mut s = match kept {
+            Some(e) => format!("kept epoch {} (held-out {:.6})", e.n, e.validation),
+            None => "kept the starting weights (no epoch did better)".to_string(),
+        };
+        for (how, file) in [("written to", &self.out), ("written into", &self.into)] {
+            if let Some(f) = file {
+                s += &format!("; {how} {f}");
+            }
+        }
+        s + "\n"
+    }
+
+    /// `{"train_positions", "held_out_positions", "k", "score_k", "loss_before":
+    /// {"train", "held_out"}, "epochs": [{"epoch", "train", "held_out"}], "best_epoch",
+    /// "moved": [{"name", "before", "after"}], "out", "into"}`.
+    fn to_json(&self) -> serde_json::Value {
+        let epochs: Vec<_> = self
+            .epochs
+            .iter()
+            .map(|e| json!({"epoch": e.n, "train": e.train, "held_out": e.validation}))
+            .collect();
+        let moved: Vec<_> = self
+            .moved
+            .iter()
+            .map(|(n, a, b)| json!({"name": n, "before": a, "after": b}))
+            .collect();
+        json!({
+            "train_positions": self.train,
+            "held_out_positions": self.held_out,
+            "k": self.k,
+            "score_k": self.score_k,
+            "loss_before": {"train": self.before.0, "held_out": self.before.1},
+            "epochs": epochs,
+            "best_epoch": self.best,
+            "moved": moved,
+            "out": self.out,
+            "into": self.into,
+        })
+    }
+}
+
 /// A `--score-k` number: above 0.
 fn score_k(x: &str) -> Result<f64, TuneError> {
     x.parse()
@@ -198,12 +271,12 @@ pub fn read_data(v: &Arc<Variant>, path: &str) -> Result<Vec<(Position, i32, f32
 }
 
 impl TuneArgs {
-    /// Reads the data, fits the weights of `v`, writes them; returns the tuned weights.
+    /// Reads the data, fits the weights of `v`, writes them; returns what it did.
     pub fn run(
         &self,
         v: &Arc<Variant>,
         mut report: impl FnMut(Progress),
-    ) -> Result<Weights, TuneError> {
+    ) -> Result<TuneSummary, TuneError> {
         if self.threads == 0 || self.batch == 0 || self.epochs == 0 {
             return Err(TuneError::Usage(
                 "--threads, --batch and --epochs must be at least 1".into(),
@@ -268,6 +341,7 @@ impl TuneArgs {
             Some(k) => k,
             None => fit::fit_k(&train, &start, &o, self.threads),
         };
+        let mut fitted_score_k = None;
         // K is fitted on results alone; only then can a score become an expected result.
         if self.lambda < 1.0 {
             let k = match self.score_k.as_deref() {
@@ -275,6 +349,7 @@ impl TuneArgs {
                 Some("fit") => {
                     let ks = fit::fit_score_k(&train, &scores);
                     report(Progress::ScoreK(ks));
+                    fitted_score_k = Some(ks);
                     ks
                 }
                 Some(x) => score_k(x)?,
@@ -291,11 +366,11 @@ impl TuneArgs {
                     .for_each(|(s, &e)| mix(s, e));
             }
         }
-        report(Progress::K(
-            k,
+        let before = (
             fit::loss(&train, &start, &o, k, self.threads),
             fit::loss(&held, &start, &o, k, self.threads),
-        ));
+        );
+        report(Progress::K(k, before.0, before.1));
         let trainable = frozen_mask(&self.freeze, &start_w.layout, &o)?;
         let opt = FitOptions {
             epochs: self.epochs,
@@ -313,7 +388,9 @@ impl TuneArgs {
         };
         // Without held-out positions the training loss judges the epochs.
         let judge = if held.is_empty() { &train } else { &held };
-        let best = fit::adam(&train, judge, &start, &o, k, &opt, |e| {
+        let mut epochs = Vec::new();
+        let (best, best_epoch) = fit::adam(&train, judge, &start, &o, k, &opt, |e| {
+            epochs.push(e);
             report(Progress::Epoch(e))
         });
         let tuned = start_w.from_vec(&best);
@@ -340,7 +417,19 @@ impl TuneArgs {
             registry::load_text(&new, path).map_err(|e| TuneError::Table(e.to_string()))?;
             std::fs::write(path, new).map_err(|e| TuneError::Io(path.clone(), e))?;
         }
-        Ok(tuned)
+        Ok(TuneSummary {
+            train: train.len(),
+            held_out: held.len(),
+            k,
+            score_k: fitted_score_k,
+            before,
+            epochs,
+            best: best_epoch,
+            moved,
+            out: self.out.clone(),
+            into: self.into.clone(),
+            weights: tuned,
+        })
     }
 }
 
