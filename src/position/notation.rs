@@ -12,6 +12,9 @@ pub enum MoveError {
     /// A well-formed move that is not legal here.
     #[error("illegal move {0:?} in position {1}")]
     Illegal(String, String),
+    /// A move in SAN that more than one legal move fits.
+    #[error("ambiguous move {0:?} in position {1}: {2}")]
+    Ambiguous(String, String, String),
 }
 
 /// How a finished game ended.
@@ -187,10 +190,7 @@ impl Position {
     /// stopping at the first bad one.
     pub fn play_moves(&mut self, moves: &str) -> Result<(), MoveError> {
         for t in moves.split_whitespace() {
-            let m = match self.parse_move(t) {
-                Ok(m) => m,
-                Err(e) => self.parse_san(t).map_err(|_| e)?,
-            };
+            let m = self.parse_any(t)?;
             self.make_move(m);
         }
         Ok(())

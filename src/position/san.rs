@@ -19,6 +19,53 @@ fn bare(san: &str) -> String {
         .replace("0-0", "O-O")
 }
 
+/// The parts of a SAN move read without the game's rules: `[Piece][file][rank][x]square
+/// [promotion]`, marks already removed.
+struct Loose {
+    piece: Option<char>,
+    file: Option<char>,
+    rank: Option<String>,
+    to: String,
+    promotion: Option<char>,
+}
+
+/// Splits a SAN move into its parts, or None where it is no such move.
+fn loose(san: &str) -> Option<Loose> {
+    let mut s: Vec<char> = san.chars().collect();
+    // A trailing letter after a square's digits is the promotion (`e8Q`, `e8q`).
+    let promotion = match s.as_slice() {
+        [.., d, c] if d.is_ascii_digit() && c.is_ascii_alphabetic() => {
+            let c = c.to_ascii_uppercase();
+            s.pop();
+            Some(c)
+        }
+        _ => None,
+    };
+    let digits = s.iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 || s.len() < digits + 1 || !s[s.len() - digits - 1].is_ascii_lowercase() {
+        return None;
+    }
+    let to: String = s[s.len() - digits - 1..].iter().collect();
+    s.truncate(s.len() - digits - 1);
+    if s.last() == Some(&'x') {
+        s.pop();
+    }
+    let piece = s.first().copied().filter(char::is_ascii_uppercase);
+    let rest = &s[piece.is_some() as usize..];
+    let file = rest.first().copied().filter(char::is_ascii_lowercase);
+    let rank: String = rest[file.is_some() as usize..].iter().collect();
+    if !rank.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    Some(Loose {
+        piece,
+        file,
+        rank: (!rank.is_empty()).then_some(rank),
+        to,
+        promotion,
+    })
+}
+
 impl Position {
     /// The move in SAN (with its check or mate mark).
     pub fn move_to_san(&self, m: Move) -> String {
@@ -58,15 +105,73 @@ impl Position {
                     && bare(&self.san_body(m, &list)) == rest
             })
         };
-        found
-            .or_else(deferral)
-            .ok_or_else(|| MoveError::Illegal(text.trim().to_string(), self.fen()))
+        if let Some(m) = found.or_else(deferral) {
+            return Ok(m);
+        }
+        // PGN readers also take a move written with more than it needs (`Nbxc7`, `Ng1f3`)
+        // or without its capture mark: any legal move the parts fit, if only one does.
+        let fits: Vec<Move> = match loose(&want) {
+            Some(l) => list
+                .iter()
+                .copied()
+                .filter(|&m| self.san_parts_fit(m, &l))
+                .collect(),
+            None => Vec::new(),
+        };
+        match fits[..] {
+            [m] => Ok(m),
+            [] => Err(MoveError::Illegal(text.trim().to_string(), self.fen())),
+            _ => Err(MoveError::Ambiguous(
+                text.trim().to_string(),
+                self.fen(),
+                format!(
+                    "it fits {}",
+                    fits.iter()
+                        .map(|&m| self.move_to_string(m))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )),
+        }
+    }
+
+    /// Whether `m` is an ordinary move (no drop, castling, switch, stack or kill) that
+    /// the parts `l` of a SAN move describe.
+    fn san_parts_fit(&self, m: Move, l: &Loose) -> bool {
+        let bd = &self.v.board;
+        if !matches!(
+            m.kind(),
+            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant
+        ) || m.kill_count() > 0
+            || bd.square_name(m.to()) != l.to
+        {
+            return false;
+        }
+        let mover = self.board[m.from().idx()];
+        let def = &self.v.pieces[mover.kind() as usize];
+        let from = bd.square_name(m.from());
+        let lan = self.move_to_string(m);
+        let promo = lan[from.len() + l.to.len()..].to_ascii_uppercase();
+        let piece = match l.piece {
+            Some(c) => def.letter.to_ascii_uppercase() == c && !def.pawn,
+            None => def.pawn,
+        };
+        piece
+            && l.file.is_none_or(|f| from.starts_with(f))
+            && l.rank.as_deref().is_none_or(|r| &from[1..] == r)
+            && promo == l.promotion.map(String::from).unwrap_or_default()
     }
 
     /// Reads a move in coordinates or, failing that, in SAN.
     pub fn parse_any(&self, text: &str) -> Result<Move, MoveError> {
-        self.parse_move(text)
-            .or_else(|e| self.parse_san(text).map_err(|_| e))
+        self.parse_move(text).or_else(|e| {
+            // Text shaped like SAN is answered as SAN (illegal, ambiguous), the rest as
+            // the coordinates it failed to be.
+            let want = bare(text);
+            let san = want.starts_with("O-O")
+                || loose(&want).is_some_and(|l| self.v.board.parse_square(&l.to).is_some());
+            self.parse_san(text).map_err(|se| if san { se } else { e })
+        })
     }
 
     /// SAN without the check mark; `legal` is this position's legal moves.
@@ -190,6 +295,33 @@ mod tests {
         assert_eq!(san_of("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1", "a1a3"), "R1a3");
         let mate = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2";
         assert_eq!(san_of(mate, "d8h4"), "Qh4#");
+    }
+
+    #[test]
+    fn moves_written_with_more_than_they_need_read_as_pgn_readers_read_them() {
+        // README: `--moves` takes SAN "as a PGN does"; readers such as python-chess also
+        // take a move over-disambiguated, in long algebraic with its letter, or without
+        // its capture mark, as long as one legal move fits.
+        let v = registry::get("chess").unwrap();
+        let p = Position::from_fen(&v, "4k3/2p5/8/1N6/8/N7/8/4K3 w - - 0 1").unwrap();
+        for (san, lan) in [
+            ("Nbxc7+", "b5c7"),
+            ("Nb5c7", "b5c7"),
+            ("Nc7", "b5c7"),
+            ("Nab1", "a3b1"),
+            ("Na3c4", "a3c4"),
+        ] {
+            assert_eq!(p.parse_any(san), p.parse_move(lan), "{san}");
+        }
+        // One that two knights fit is named ambiguous, with both; one that none fits
+        // is illegal, not a text that is no move at all.
+        let two = Position::from_fen(&v, "4k3/8/8/8/8/N7/8/N3K3 w - - 0 1").unwrap();
+        let e = two.parse_any("Nc2").unwrap_err().to_string();
+        assert!(e.contains("ambiguous") && e.contains("a1c2, a3c2"), "{e}");
+        let e = two.parse_any("Nd5").unwrap_err().to_string();
+        assert!(e.starts_with("illegal move \"Nd5\""), "{e}");
+        let e = two.parse_any("O-O").unwrap_err().to_string();
+        assert!(e.starts_with("illegal move"), "{e}");
     }
 
     #[test]
