@@ -88,3 +88,17 @@ fn the_start_fen_is_checked_as_a_position_after_compiling() {
     .to_string();
     assert!(e.contains("start") && e.contains("3 ranks"), "{e}");
 }
+
+#[test]
+fn a_table_name_is_one_word() {
+    // The name is how UCI_Variant, XBoard's `variant` and a PGN's Variant tag call the
+    // game: an empty one or one with a space could never be named there.
+    for name in ["", "my game"] {
+        let text = format!("extends = \"chess\"\nname = \"{name}\"\n");
+        let Err(e) = tenfold::registry::load_text(&text, "t.toml") else {
+            panic!("{name:?} was accepted");
+        };
+        let e = e.to_string();
+        assert!(e.contains("name") && e.contains("one word"), "{e}");
+    }
+}

@@ -30,6 +30,14 @@ impl Variant {
             key: e.key,
             msg: e.msg,
         };
+        // The name is a word of the protocols (`UCI_Variant`, XBoard's `variant` and its
+        // feature list, PGN's Variant tag): it cannot be empty or hold a space.
+        if file.name.is_empty() || file.name.chars().any(char::is_whitespace) {
+            return Err(err(RuleError::new(
+                "name",
+                format!("{:?} must be one word, without spaces", file.name),
+            )));
+        }
         normalize_taxonomy_paths(&mut file.pieces);
         let board = Board::new(file.files, file.ranks)
             .map_err(|e| err(RuleError::new("files", e.to_string())))?;
