@@ -57,6 +57,10 @@ impl Session {
         self.tx.send(Msg::Line(line.to_string())).unwrap();
     }
 
+    fn send_all(&self, lines: &[&str]) {
+        lines.iter().for_each(|l| self.send(l));
+    }
+
     fn lines(&self) -> Vec<String> {
         let b = self.buf.0.lock().unwrap();
         String::from_utf8_lossy(&b)
@@ -376,9 +380,7 @@ fn xboard_setboard_go_mates_and_announces_the_result() {
 #[test]
 fn xboard_a_refused_setboard_leaves_no_position_until_the_next() {
     let mut s = Session::xboard();
-    for l in ["xboard", "protover 2", "new", "force", "sd 2"] {
-        s.send(l);
-    }
+    s.send_all(&["xboard", "protover 2", "new", "force", "sd 2"]);
     s.send("setboard 8/8/8/8/8/8/8/8 w - - 0 1");
     let told = s.expect("tellusererror");
     assert!(
@@ -449,7 +451,7 @@ fn xboard_describes_a_game_it_does_not_know_with_setup_and_piece_lines() {
 #[test]
 fn xboard_time_controls_are_accepted_and_a_move_comes_in_time() {
     let mut s = Session::xboard();
-    for l in [
+    s.send_all(&[
         "xboard",
         "protover 2",
         "new",
@@ -457,9 +459,7 @@ fn xboard_time_controls_are_accepted_and_a_move_comes_in_time() {
         "time 100",
         "otim 100",
         "usermove d2d4",
-    ] {
-        s.send(l);
-    }
+    ]);
     let t0 = Instant::now();
     s.expect("move ");
     assert!(
@@ -478,9 +478,7 @@ fn xboard_time_controls_are_accepted_and_a_move_comes_in_time() {
 #[test]
 fn xboard_nps_turns_the_time_per_move_into_nodes() {
     let mut s = Session::xboard();
-    for l in ["xboard", "protover 2", "new", "post", "nps 3000", "st 1"] {
-        s.send(l);
-    }
+    s.send_all(&["xboard", "protover 2", "new", "post", "nps 3000", "st 1"]);
     let f = s.expect("feature ");
     assert!(f.contains("nps=1"), "{f}");
     s.send("usermove e2e4");
@@ -512,7 +510,7 @@ fn xboard_nps_turns_the_time_per_move_into_nodes() {
 #[test]
 fn xboard_new_ends_the_node_clock_of_nps() {
     let mut s = Session::xboard();
-    for l in [
+    s.send_all(&[
         "xboard",
         "protover 2",
         "new",
@@ -521,9 +519,7 @@ fn xboard_new_ends_the_node_clock_of_nps() {
         "post",
         "st 1",
         "go",
-    ] {
-        s.send(l);
-    }
+    ]);
     s.expect("move ");
     let nodes = s
         .lines()
@@ -546,9 +542,7 @@ fn xboard_new_ends_the_node_clock_of_nps() {
 #[test]
 fn xboard_pong_comes_after_the_move_being_thought_of() {
     let mut s = Session::xboard();
-    for l in ["xboard", "protover 2", "new", "st 5", "go"] {
-        s.send(l);
-    }
+    s.send_all(&["xboard", "protover 2", "new", "st 5", "go"]);
     std::thread::sleep(Duration::from_millis(300));
     s.send("?");
     let waited = s.answer_time("ping 7", "pong 7");
@@ -561,15 +555,11 @@ fn xboard_pong_comes_after_the_move_being_thought_of() {
     order(&s.lines(), "pong 7");
     // A bare ping while the engine thinks on its move waits for the move too.
     let before = s.lines().len();
-    for l in ["new", "st 0.3", "usermove e2e4", "ping 3"] {
-        s.send(l);
-    }
+    s.send_all(&["new", "st 0.3", "usermove e2e4", "ping 3"]);
     s.expect("pong 3");
     order(&s.lines()[before..], "pong 3");
     // An analysis never moves: its ping is answered while it runs.
-    for l in ["new", "analyze"] {
-        s.send(l);
-    }
+    s.send_all(&["new", "analyze"]);
     let waited = s.answer_time("ping 4", "pong 4");
     assert!(waited < Duration::from_secs(2), "{waited:?}");
     s.send("exit");
@@ -937,9 +927,7 @@ fn a_line_of_bytes_that_are_not_utf8_is_read_as_a_bad_line_not_the_end() {
 #[test]
 fn xboard_ranks_start_at_zero_on_ten_rank_boards() {
     let mut s = Session::xboard();
-    for l in ["xboard", "protover 2", "new", "variant grand", "sd 2"] {
-        s.send(l);
-    }
+    s.send_all(&["xboard", "protover 2", "new", "variant grand", "sd 2"]);
     s.send("usermove c2c4");
     let mv = s.expect("move ");
     let grand = registry::get("grand").unwrap();
@@ -978,15 +966,13 @@ fn xboard_multi_leg_moves_are_read_and_written() {
     let legs = tenfold::protocol::cecp_move::to_cecp(&p, kill);
     assert!(legs.contains(','), "{legs}");
     let mut s = Session::xboard();
-    for l in [
+    s.send_all(&[
         "xboard",
         "protover 2",
         "new",
         "variant combined-arms",
         "force",
-    ] {
-        s.send(l);
-    }
+    ]);
     for m in &played {
         s.send(&format!("usermove {m}"));
     }
@@ -1006,9 +992,7 @@ fn xboard_multi_leg_moves_are_read_and_written() {
 #[test]
 fn xboard_analyzes_and_names_unknown_commands() {
     let mut s = Session::xboard();
-    for l in ["xboard", "protover 2"] {
-        s.send(l);
-    }
+    s.send_all(&["xboard", "protover 2"]);
     assert!(s.expect("feature ").contains("analyze=1"));
     s.send("new");
     s.send("post");
@@ -1376,15 +1360,13 @@ fn xboard_three_leg_kill_is_written_long_and_read_with_commas() {
     assert_eq!(back("b1b2xb3xb4"), m);
     assert_eq!(back("b1b2,b2b3,b3b4"), m);
     let mut s = Session::xboard();
-    for l in [
+    s.send_all(&[
         "xboard",
         "protover 2",
         "new",
         "variant combined-arms",
         "force",
-    ] {
-        s.send(l);
-    }
+    ]);
     s.send(&format!("setboard {fen}"));
     s.send("usermove b1b2,b2b3,b3b4");
     s.send("ping 3");
@@ -1405,7 +1387,7 @@ fn xboard_three_leg_kill_is_written_long_and_read_with_commas() {
 fn xboard_thinking_output_writes_moves_as_the_move_command_does() {
     let fen = "4k3/8/8/8/1p6/1p6/1p6/1N2K3 w - - 0 1";
     let mut s = Session::xboard();
-    for l in [
+    s.send_all(&[
         "xboard",
         "protover 2",
         "new",
@@ -1415,9 +1397,7 @@ fn xboard_thinking_output_writes_moves_as_the_move_command_does() {
         "post",
         "sd 3",
         "go",
-    ] {
-        s.send(l);
-    }
+    ]);
     let mv = s.expect("move ");
     assert_eq!(mv, "move b1b2xb3xb4");
     let ca = registry::get("combined-arms").unwrap();
@@ -1495,9 +1475,7 @@ fn xboard_names_the_moves_its_board_cannot_follow() {
 #[test]
 fn xboard_setboard_reads_xboards_own_fen_dialect() {
     let mut s = Session::xboard();
-    for l in ["xboard", "protover 2", "new", "variant grand", "force"] {
-        s.send(l);
-    }
+    s.send_all(&["xboard", "protover 2", "new", "variant grand", "force"]);
     s.send("setboard r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R[-] w - 0 1");
     s.send("usermove c2c4");
     s.send("ping 5");
@@ -1519,15 +1497,13 @@ fn xboard_setboard_reads_xboards_own_fen_dialect() {
 #[test]
 fn xboard_setboard_keeps_the_fens_castling_rights() {
     let mut s = Session::xboard();
-    for l in [
+    s.send_all(&[
         "xboard",
         "protover 2",
         "new",
         "force",
         "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kk - 0 1",
-    ] {
-        s.send(l);
-    }
+    ]);
     for m in "b1c3 b8c6 d2d3 d7d6 c1e3 c8e6 d1d2 d8d7".split(' ') {
         s.send(&format!("usermove {m}"));
     }
@@ -1542,16 +1518,14 @@ fn xboard_setboard_keeps_the_fens_castling_rights() {
     );
     assert!(seen.iter().any(|l| l == "Illegal move: e1c1"), "{seen:?}");
 
-    for l in [
+    s.send_all(&[
         "new",
         "variant wildeurasian",
         "force",
         "setboard rnbmgtmbnr/1c1aqka1c1/p1pppppp1p/10/10/10/10/P1PPPPPP1P/1C1AQKA1C1/RNBMGTMBNR w - - 0 1",
         "usermove e2e3",
         "ping 2",
-    ] {
-        s.send(l);
-    }
+    ]);
     s.expect("pong 2");
     assert!(
         s.lines()
@@ -1586,9 +1560,7 @@ fn xboard_grand_deferral_is_written_and_read_with_the_pawns_letter() {
     assert!(p.parse_san("dxe8=Q").is_err());
 
     let mut s = Session::xboard();
-    for l in ["xboard", "protover 2", "new", "variant grand", "force"] {
-        s.send(l);
-    }
+    s.send_all(&["xboard", "protover 2", "new", "variant grand", "force"]);
     s.send(&format!("setboard {fen}"));
     s.send("usermove d6e7q");
     s.send("ping 1");
