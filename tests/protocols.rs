@@ -57,6 +57,14 @@ impl Session {
         self.tx.send(Msg::Line(line.to_string())).unwrap();
     }
 
+    /// Sends `ping n`, waits for its `pong` and returns every line so far: what the loop
+    /// answered to the lines before the ping.
+    fn synced(&mut self, n: u32) -> Vec<String> {
+        self.send(&format!("ping {n}"));
+        self.expect(&format!("pong {n}"));
+        self.lines()
+    }
+
     fn send_all(&self, lines: &[&str]) {
         lines.iter().for_each(|l| self.send(l));
     }
@@ -391,9 +399,7 @@ fn xboard_a_refused_setboard_leaves_no_position_until_the_next() {
     assert_eq!(s.expect("Illegal move"), "Illegal move: e2e4");
     s.send("go");
     assert_eq!(s.expect("Error"), "Error (no position): go");
-    s.send("ping 1");
-    s.expect("pong 1");
-    let seen = s.lines();
+    let seen = s.synced(1);
     assert!(seen.iter().all(|l| !l.starts_with("move ")), "{seen:?}");
     assert!(
         seen.iter()
@@ -938,9 +944,7 @@ fn xboard_ranks_start_at_zero_on_ten_rank_boards() {
     // The c-pawn stands on Tenfold's c5, CECP's c4: its next step is `c4c5` on the wire.
     s.send("force");
     s.send("usermove c4c5");
-    s.send("ping 1");
-    s.expect("pong 1");
-    let seen = s.lines();
+    let seen = s.synced(1);
     assert!(seen.iter().all(|l| !l.starts_with("Illegal")), "{seen:?}");
     s.quit("quit");
 }
@@ -1369,9 +1373,7 @@ fn xboard_three_leg_kill_is_written_long_and_read_with_commas() {
     ]);
     s.send(&format!("setboard {fen}"));
     s.send("usermove b1b2,b2b3,b3b4");
-    s.send("ping 3");
-    s.expect("pong 3");
-    let seen = s.lines();
+    let seen = s.synced(3);
     assert!(
         seen.iter()
             .any(|l| l == "# FEN 4k3/8/8/8/1N6/8/8/4K3 b - - 0 1"),
@@ -1478,9 +1480,7 @@ fn xboard_setboard_reads_xboards_own_fen_dialect() {
     s.send_all(&["xboard", "protover 2", "new", "variant grand", "force"]);
     s.send("setboard r8r/1nbqkcabn1/pppppppppp/10/10/10/10/PPPPPPPPPP/1NBQKCABN1/R8R[-] w - 0 1");
     s.send("usermove c2c4");
-    s.send("ping 5");
-    s.expect("pong 5");
-    let seen = s.lines();
+    let seen = s.synced(5);
     assert!(
         seen.iter()
             .all(|l| !l.starts_with("Error") && !l.starts_with("Illegal")),
@@ -1508,9 +1508,7 @@ fn xboard_setboard_keeps_the_fens_castling_rights() {
         s.send(&format!("usermove {m}"));
     }
     s.send("usermove e1c1");
-    s.send("ping 1");
-    s.expect("pong 1");
-    let seen = s.lines();
+    let seen = s.synced(1);
     assert!(
         seen.iter()
             .any(|l| l == "# FEN r3kbnr/pppqpppp/2npb3/8/8/2NPB3/PPPQPPPP/R3KBNR w Kk - 4 5"),
@@ -1571,9 +1569,7 @@ fn xboard_grand_deferral_is_written_and_read_with_the_pawns_letter() {
         s.lines()
     );
     s.send("usermove d6e7p");
-    s.send("ping 2");
-    s.expect("pong 2");
-    let seen = s.lines();
+    let seen = s.synced(2);
     let refused: Vec<_> = seen.iter().filter(|l| l.starts_with("Illegal")).collect();
     assert_eq!(refused, ["Illegal move: d6e7q"], "{seen:?}");
     assert!(
