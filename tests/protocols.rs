@@ -1006,6 +1006,15 @@ fn xboard_analyzes_and_names_unknown_commands() {
     s.expect("stat01: ");
     s.send("usermove e2e4");
     s.expect("1 ");
+    // A new game (here a new variant) is analysed as well: its depth-1 line starts
+    // with a White move, where the chess game after 1. e4 had Black to move.
+    s.send("variant grand");
+    let line = s.expect("1 ");
+    let first = line.split_whitespace().nth(4).unwrap_or_default();
+    assert!(
+        matches!(first.as_bytes().get(1), Some(b'0'..=b'3')),
+        "{line}"
+    );
     s.send("exit");
     s.send("frobnicate now");
     assert_eq!(s.expect("Error"), "Error (unknown command): frobnicate now");

@@ -576,6 +576,8 @@ impl XBoard {
                             }
                         }
                         self.variant = v;
+                        // An analysis goes on in the new game, as after `new`.
+                        self.reanalyze();
                     }
                     Err(e) => self.error("unknown variant", &e.to_string()),
                 }
