@@ -130,8 +130,9 @@ fn usage(msg: impl std::fmt::Display) -> Fail {
 fn main() -> ExitCode {
     let matches = Cli::command()
         .try_get_matches()
-        .unwrap_or_else(|e| usage_exit(e));
-    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| usage_exit(e));
+        .unwrap_or_else(|e| tenfold::report::exit_on_usage_error(e));
+    let mut cli =
+        Cli::from_arg_matches(&matches).unwrap_or_else(|e| tenfold::report::exit_on_usage_error(e));
     cli.common.variant_typed = typed(&matches, "variant");
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -142,20 +143,6 @@ fn main() -> ExitCode {
             ExitCode::from(code)
         }
     }
-}
-
-/// Help and version print as clap prints them; a usage error is one line, as every
-/// other error is, with exit status 2.
-fn usage_exit(e: clap::Error) -> ! {
-    use clap::error::ErrorKind as K;
-    if let K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand =
-        e.kind()
-    {
-        e.exit()
-    }
-    let line = tenfold::report::one_line_usage(&e.render().to_string());
-    eprintln!("tenfold: {line}");
-    std::process::exit(2)
 }
 
 /// True when the argument was given on the command line, before or after the subcommand.

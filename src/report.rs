@@ -25,6 +25,19 @@ pub fn one_line_usage(rendered: &str) -> String {
     line.strip_prefix("error: ").unwrap_or(&line).to_string()
 }
 
+/// Ends the process on a command-line error: help and version print as clap prints
+/// them (status 0); a usage error is one line, as every other error is, with status 2.
+pub fn exit_on_usage_error(e: clap::Error) -> ! {
+    use clap::error::ErrorKind as K;
+    if let K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand =
+        e.kind()
+    {
+        e.exit()
+    }
+    eprintln!("tenfold: {}", one_line_usage(&e.render().to_string()));
+    std::process::exit(2)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,6 +22,11 @@ impl Write for Buf {
     }
 }
 
+/// Asserts that the loop printed `line`, showing everything it printed if not.
+fn saw(seen: &[String], line: &str) {
+    assert!(seen.iter().any(|l| l == line), "no {line:?} in {seen:?}");
+}
+
 /// A protocol loop on a thread, fed line by line, its output read line by line.
 struct Session {
     tx: Sender<Msg>,
@@ -1383,11 +1388,7 @@ fn xboard_three_leg_kill_is_written_long_and_read_with_commas() {
     s.send(&format!("setboard {fen}"));
     s.send("usermove b1b2,b2b3,b3b4");
     let seen = s.synced(3);
-    assert!(
-        seen.iter()
-            .any(|l| l == "# FEN 4k3/8/8/8/1N6/8/8/4K3 b - - 0 1"),
-        "{seen:?}"
-    );
+    saw(&seen, "# FEN 4k3/8/8/8/1N6/8/8/4K3 b - - 0 1");
     s.quit("quit");
 }
 
@@ -1518,12 +1519,11 @@ fn xboard_setboard_keeps_the_fens_castling_rights() {
     }
     s.send("usermove e1c1");
     let seen = s.synced(1);
-    assert!(
-        seen.iter()
-            .any(|l| l == "# FEN r3kbnr/pppqpppp/2npb3/8/8/2NPB3/PPPQPPPP/R3KBNR w Kk - 4 5"),
-        "{seen:?}"
+    saw(
+        &seen,
+        "# FEN r3kbnr/pppqpppp/2npb3/8/8/2NPB3/PPPQPPPP/R3KBNR w Kk - 4 5",
     );
-    assert!(seen.iter().any(|l| l == "Illegal move: e1c1"), "{seen:?}");
+    saw(&seen, "Illegal move: e1c1");
 
     s.send_all(&[
         "new",
