@@ -1502,8 +1502,9 @@ fn xboard_setboard_reads_xboards_own_fen_dialect() {
 /// `setboard` keeps the FEN's castling rights: a chess start array with `Kk` has no
 /// queenside castling, so after the pieces between have gone `e1c1` is illegal (as
 /// `tenfold moves --fen "… w Kk - 0 1"` says). Only where XBoard has no form for the
-/// rights (Wildeurasian W5's rook squares, which reach the engine as `-`) does the start
-/// array get the start's rights back.
+/// rights (Wildeurasian W5's rook squares) or plays the game as `nocastle` (ArchMage,
+/// whose pieces exchange squares), so that they reach the engine as `-`, does the start
+/// array get the start's rights back: both engines of a two-machine game then keep them.
 #[test]
 fn xboard_setboard_keeps_the_fens_castling_rights() {
     let mut s = Session::xboard();
@@ -1540,6 +1541,21 @@ fn xboard_setboard_keeps_the_fens_castling_rights() {
             .any(|l| l.starts_with("# FEN ") && l.ends_with(" b A1J1a10j10 - 0 1")),
         "{:?}",
         s.lines()
+    );
+
+    // XBoard's own words to the second engine of an ArchMage game (its FEN has no en
+    // passant field).
+    s.send_all(&[
+        "new",
+        "variant archmage",
+        "force",
+        "setboard grusqkmurg/tbcfaifcbt/pppppppppp/10/10/10/10/PPPPPPPPPP/TBCFAIFCBT/GRUSQKMURG[DHdh] w - 0 1",
+        "usermove h0f3",
+    ]);
+    let seen = s.synced(3);
+    saw(
+        &seen,
+        "# FEN grusqkmurg/tbcfaifcbt/pppppppppp/10/10/10/5U4/PPPPPPPPPP/TBCFAIFCBT/GRUSQKM1RG[DHdh] b KQkq - 1 1",
     );
     s.quit("quit");
 }

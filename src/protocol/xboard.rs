@@ -834,11 +834,13 @@ impl XBoard {
             .line(&format!("stat01: {cs} {nodes} {depth} 0 {}", list.len()));
     }
 
-    /// XBoard carries castling rights only in the forms it knows (KQkq, rook files); in
-    /// a game whose rights it has no form for (zone castling: Wildeurasian's
-    /// `A1J1a10j10` reaches us as `-`) a `setboard` of the start array with the side to
-    /// move at the start keeps the start's rights. Any other FEN keeps its own rights: a
-    /// chess start with `Kk` is a position without queenside castling.
+    /// XBoard carries castling rights only in the forms it knows (KQkq, rook files) and
+    /// only in a game it gives castling; in a game whose rights it has no form for (zone
+    /// castling: Wildeurasian's `A1J1a10j10`) or that it plays as `nocastle` (ArchMage,
+    /// see [`parent_variant`]) the rights reach us as `-`, so a `setboard` of the start
+    /// array with the side to move at the start keeps the start's rights. Any other FEN
+    /// keeps its own rights: a chess start with `Kk` is a position without queenside
+    /// castling.
     fn keep_start_rights(&self, fen: &str) -> String {
         let start: Vec<&str> = self.variant.start_fen.split_whitespace().collect();
         let given: Vec<&str> = fen.split_whitespace().collect();
@@ -846,7 +848,9 @@ impl XBoard {
             f.first()
                 .map(|p| p.split('[').next().unwrap_or(p).to_string())
         };
-        if self.variant.zone_castling.is_some()
+        let rights_lost =
+            self.variant.zone_castling.is_some() || parent_variant(&self.variant) == "nocastle";
+        if rights_lost
             && given.len() >= 3
             && start.len() >= 3
             && placement(&given) == placement(&start)
