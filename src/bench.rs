@@ -26,6 +26,12 @@ pub enum BenchError {
     /// The hash table's memory cannot be had.
     #[error(transparent)]
     Hash(#[from] crate::tt::HashError),
+    /// A depth, thread count or table size of 0.
+    #[error("--depth, --threads and --hash must be at least 1")]
+    Zero,
+    /// More threads than the machine runs.
+    #[error(transparent)]
+    Threads(#[from] crate::search::smp::ThreadsError),
 }
 
 /// The bench positions of a variant: its table's `[search] bench` list, or else the
@@ -154,6 +160,10 @@ pub fn run_positions(
     hash_mb: usize,
     mut each: impl FnMut(&BenchLine),
 ) -> Result<BenchResult, BenchError> {
+    if depth == 0 || threads == 0 || hash_mb == 0 {
+        return Err(BenchError::Zero);
+    }
+    crate::search::smp::check_threads(threads)?;
     let mut engine = Engine::try_new(threads, hash_mb)?;
     let mut lines = Vec::new();
     let mut search_ms = 0f64;

@@ -2,7 +2,6 @@
 
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::mpsc::{Receiver, Sender};
@@ -13,27 +12,15 @@ use tenfold::inspect::{self, EvalReport, FenReport, LegalMoves, VariantList};
 use tenfold::perft::{self, suite};
 use tenfold::protocol::{Msg, Out};
 use tenfold::registry;
-use tenfold::report::Report;
+use tenfold::report::{LineBar, Report};
 use tenfold::search::{self, Engine, Event};
 use tenfold::{bench, Position, Variant};
 
-/// Prints a line on stdout; when the reader has gone (`tenfold moves | head -1`) the
-/// process ends quietly instead of panicking on the broken pipe.
+/// Prints a line on stdout, quietly ending the process when the reader has gone.
 macro_rules! out {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        if writeln!(std::io::stdout(), $($arg)*).is_err() {
-            std::process::exit(0);
-        }
-    }};
-}
-
-/// Prints text whose lines already end in `\n`, as quietly on a broken pipe as `out!`.
-fn put(text: &str) {
-    use std::io::Write as _;
-    if std::io::stdout().write_all(text.as_bytes()).is_err() {
-        std::process::exit(0);
-    }
+    ($($arg:tt)*) => {
+        tenfold::report::say(&format!($($arg)*))
+    };
 }
 
 #[derive(Parser)]
@@ -203,14 +190,14 @@ fn run(cli: Cli) -> Result<(), Fail> {
         Cmd::Perft(a) => match (&a.suite, a.depth, a.shard) {
             (Some(file), _, _) => perft_suite(c, &a, file),
             (None, Some(depth), Some(shard)) => {
-                let (pos, how) = (position(c)?, counting(&a)?);
+                let (pos, how) = (position(c)?, a.counting()?);
                 show(
                     c,
                     &perft::shard::PerftShard::run(&pos, depth, a.split_ply, shard, &how)?,
                 )
             }
             (None, Some(depth), None) => {
-                let how = counting(&a)?;
+                let how = a.counting()?;
                 let bar = perft::progress::CountBar::new(!c.json);
                 let tick = |d, t, n| bar.update(d, t, n);
                 let on = bar.active().then_some(&tick as perft::Progress);
@@ -228,7 +215,7 @@ fn show(c: &Common, r: &impl Report) -> Result<(), Fail> {
     if c.json {
         out!("{}", r.to_json());
     } else {
-        put(&r.text());
+        tenfold::report::put(&r.text());
     }
     Ok(())
 }
@@ -279,20 +266,12 @@ fn position(c: &Common) -> Result<Position, Fail> {
     )?)
 }
 
-/// A progress bar on a terminal, none when output is piped or JSON.
-fn progress(show: bool, len: usize, template: &str) -> Option<ProgressBar> {
-    show.then(|| {
-        ProgressBar::new(len as u64).with_style(
-            ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
-        )
-    })
-}
-
 fn perft_suite(c: &Common, a: &perft::PerftArgs, file: &str) -> Result<(), Fail> {
     let lines = suite::read_suite(file)?;
     let template = "{bar:40} {pos}/{len} lines {elapsed_precise} {msg}";
-    let bar = progress(
-        std::io::stdout().is_terminal() && !c.json,
+    let bar = LineBar::new(
+        std::io::stdout().is_terminal(),
+        c.json,
         lines.len(),
         template,
     );
@@ -300,39 +279,15 @@ fn perft_suite(c: &Common, a: &perft::PerftArgs, file: &str) -> Result<(), Fail>
         variant: c.variant.clone(),
         variant_from_file: c.variant_file.is_some(),
         max_depth: a.max_depth.unwrap_or(u32::MAX),
-        counting: counting(a)?,
+        counting: a.counting()?,
     };
-    let r = suite::run_suite(&lines, file, &run, |line| match &bar {
-        Some(b) => {
-            b.println(line.text());
-            b.inc(1);
-        }
-        None if !c.json => out!("{}", line.text()),
-        None => {}
-    })?;
-    bar.iter().for_each(ProgressBar::finish_and_clear);
+    let r = suite::run_suite(&lines, file, &run, |line| bar.item(&line.text(), None))?;
+    bar.finish();
     show(c, &r)?;
     match r.failed() {
         0 => Ok(()),
         n => Err(Fail(1, format!("{n} suite line(s) failed"))),
     }
-}
-
-/// A worker thread count the machine can run, else a usage error.
-fn threads(n: usize) -> Result<usize, Fail> {
-    Ok(search::smp::check_threads(n)?)
-}
-
-/// The threads and table perft's options ask for; none of either is refused, as
-/// `search`, `bench` and `datagen` refuse it.
-fn counting(a: &perft::PerftArgs) -> Result<perft::Counting, Fail> {
-    if a.threads == 0 || a.hash == Some(0) {
-        return Err(usage("--threads and --hash must be at least 1"));
-    }
-    Ok(perft::Counting::new(
-        threads(a.threads)?,
-        a.hash.unwrap_or(0),
-    )?)
 }
 
 fn search(c: &Common, a: &search::report::SearchArgs) -> Result<(), Fail> {
@@ -360,10 +315,6 @@ fn search(c: &Common, a: &search::report::SearchArgs) -> Result<(), Fail> {
 }
 
 fn bench(c: &Common, a: &bench::BenchArgs) -> Result<(), Fail> {
-    if a.threads == 0 || a.hash == 0 || a.depth == 0 {
-        return Err(usage("--depth, --threads and --hash must be at least 1"));
-    }
-    threads(a.threads)?;
     let each = |l: &bench::BenchLine| {
         if !c.json {
             out!("{}", l.text());
@@ -378,9 +329,9 @@ fn bench(c: &Common, a: &bench::BenchArgs) -> Result<(), Fail> {
         bench::run(&builtins()?, a.depth, a.threads, a.hash, each)
     }
     .map_err(|e| match e {
-        // A table size is what the user typed; a bench FEN that fails is a broken table.
-        bench::BenchError::Hash(_) => usage(e),
+        // A bench FEN that fails is a broken table; the rest is what the user typed.
         bench::BenchError::Position { .. } => Fail(1, e.to_string()),
+        _ => usage(e),
     })?;
     show(c, &r)
 }
@@ -410,11 +361,8 @@ fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {
         .transpose()?;
     let plot = PlotFile::open(a.plot.as_deref(), &cfg)?;
     let template = "{bar:30} {pos}/{len} games {elapsed_precise} {msg}";
-    let bar = progress(
-        std::io::stderr().is_terminal() && !c.json,
-        cfg.pair_range().len() * 2,
-        template,
-    );
+    let games = cfg.pair_range().len() * 2;
+    let bar = LineBar::new(std::io::stderr().is_terminal(), c.json, games, template);
     let on_game = |g: &Finished, r: &MatchResult| {
         if let Some(f) = &pgn_out {
             f.append(&g.record, &a.event, notation);
@@ -422,21 +370,12 @@ fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {
         if let Err(e) = plot.update(r) {
             eprintln!("tenfold: {e}");
         }
-        let (line, status) = (report::game_line(g), report::progress_line(r));
-        match &bar {
-            Some(b) => {
-                b.println(line);
-                b.set_message(status);
-                b.inc(1);
-            }
-            None if !c.json => out!("{line}\n{status}"),
-            None => {}
-        }
+        bar.item(&report::game_line(g), Some(&report::progress_line(r)));
     };
     let mut result = tenfold::arena::run_match_from(&cfg, prior, &on_game)?;
     if let Some(s) = &mut result.slice {
         s.pgn = a.pgnout.as_deref().map(config::absolute);
     }
-    bar.iter().for_each(ProgressBar::finish_and_clear);
+    bar.finish();
     show(c, &result)
 }

@@ -1,7 +1,9 @@
 //! What a command shows once it is done, as text or as one JSON object (`--json`), so
 //! that a front end only chooses between the two and prints.
 
+use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::Value;
+use std::io::Write as _;
 
 /// A command's final output in both of its forms.
 pub trait Report {
@@ -36,6 +38,63 @@ pub fn exit_on_usage_error(e: clap::Error) -> ! {
     }
     eprintln!("tenfold: {}", one_line_usage(&e.render().to_string()));
     std::process::exit(2)
+}
+
+/// Prints text whose lines already end in `\n` on stdout; when the reader has gone
+/// (`tenfold moves | head -1`) the process ends quietly instead of panicking on the
+/// broken pipe.
+pub fn put(text: &str) {
+    if std::io::stdout().write_all(text.as_bytes()).is_err() {
+        std::process::exit(0);
+    }
+}
+
+/// Prints one line on stdout, as quietly on a broken pipe as [`put`].
+pub fn say(line: &str) {
+    put(&format!("{line}\n"));
+}
+
+/// Finished items (suite lines, games) counted on a bar with each item's line printed
+/// above it; with no terminal to draw on, the lines go to stdout, and with JSON nowhere.
+pub struct LineBar {
+    bar: Option<ProgressBar>,
+    lines: bool,
+}
+
+impl LineBar {
+    /// A bar of `len` items drawn with `template` when `terminal` and not `json`.
+    pub fn new(terminal: bool, json: bool, len: usize, template: &str) -> LineBar {
+        let bar = (terminal && !json).then(|| {
+            ProgressBar::new(len as u64).with_style(
+                ProgressStyle::with_template(template)
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            )
+        });
+        LineBar { bar, lines: !json }
+    }
+
+    /// One finished item's line, then the status after it (the bar's message) if any.
+    pub fn item(&self, line: &str, status: Option<&str>) {
+        match &self.bar {
+            Some(b) => {
+                b.println(line);
+                if let Some(s) = status {
+                    b.set_message(s.to_string());
+                }
+                b.inc(1);
+            }
+            None if self.lines => {
+                say(line);
+                status.into_iter().for_each(say);
+            }
+            None => {}
+        }
+    }
+
+    /// Clears the bar before the result is printed.
+    pub fn finish(&self) {
+        self.bar.iter().for_each(ProgressBar::finish_and_clear);
+    }
 }
 
 #[cfg(test)]

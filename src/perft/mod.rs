@@ -346,6 +346,32 @@ pub struct PerftArgs {
     pub split_ply: u32,
 }
 
+/// Why perft's options ask for threads or a table that cannot be had.
+#[derive(Debug, thiserror::Error)]
+pub enum CountingError {
+    /// No threads or no table memory: refused, as `search`, `bench` and `datagen`
+    /// refuse it.
+    #[error("--threads and --hash must be at least 1")]
+    Zero,
+    /// More threads than the machine runs.
+    #[error(transparent)]
+    Threads(#[from] crate::search::smp::ThreadsError),
+    /// The table's memory cannot be had.
+    #[error(transparent)]
+    Hash(#[from] PerftHashError),
+}
+
+impl PerftArgs {
+    /// The threads and table these options ask for.
+    pub fn counting(&self) -> Result<Counting, CountingError> {
+        if self.threads == 0 || self.hash == Some(0) {
+            return Err(CountingError::Zero);
+        }
+        let threads = crate::search::smp::check_threads(self.threads)?;
+        Ok(Counting::new(threads, self.hash.unwrap_or(0))?)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
