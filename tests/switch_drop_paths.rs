@@ -59,3 +59,28 @@ fn fast_and_verified_legality_agree_on_switches_and_drops() {
     }
     assert!(checks > 50, "only {checks} positions in check");
 }
+
+/// A drop cannot promote, so a piece is never put where arriving must promote (a Pawn on
+/// its last rank would stand there with no move and no promotion); the same table's
+/// FEN refuses such a Pawn. Crazyhouse-like drops on chess: every captured piece goes to
+/// the hand.
+#[test]
+fn a_drop_never_puts_a_piece_where_it_must_promote() {
+    let text =
+        "name = \"drop-chess\"\nextends = \"chess\"\n[drops]\ncaptures_to_hand = \"PNBRQ\"\n";
+    let v = tenfold::registry::load_text(text, "drop-chess.toml").unwrap();
+    let white = sorted_moves(&Position::from_fen(&v, "4k3/8/8/8/8/8/8/4K3[P] w - - 0 1").unwrap());
+    let drops: Vec<&String> = white.iter().filter(|m| m.starts_with("P@")).collect();
+    assert_eq!(drops.len(), 64 - 2 - 7, "{drops:?}");
+    assert!(drops.iter().all(|m| !m.ends_with('8')), "{drops:?}");
+    let black = sorted_moves(&Position::from_fen(&v, "4k3/8/8/8/8/8/8/4K3[p] b - - 0 1").unwrap());
+    assert!(black
+        .iter()
+        .filter(|m| m.starts_with("P@"))
+        .all(|m| !m.ends_with('1')));
+    assert!(black.iter().any(|m| m == "P@a8"));
+    // A Knight has no promotion: anywhere empty.
+    let n = sorted_moves(&Position::from_fen(&v, "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1").unwrap());
+    assert_eq!(n.iter().filter(|m| m.starts_with("N@")).count(), 62);
+    assert!(Position::from_fen(&v, "P3k3/8/8/8/8/8/8/4K3 w - - 0 1").is_err());
+}

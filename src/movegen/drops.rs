@@ -47,11 +47,16 @@ impl<W: Word> Position<W> {
             if n == 0 {
                 continue;
             }
+            // A drop cannot promote: where arriving must promote, the piece cannot be put.
+            let spots = match &v.pieces[t].promotion {
+                Some(pr) => zone & !pr.must_promote(us.idx()).narrow(),
+                None => zone,
+            };
             if count && !verify {
-                counted += zone.count() as usize;
+                counted += spots.count() as usize;
                 continue;
             }
-            for to in zone {
+            for to in spots {
                 let mv = Move::drop(t as PieceType, to);
                 if !verify || self.leaves_royals_safe(mv) {
                     list.push(mv);

@@ -2,7 +2,7 @@
 //! pieces in hand in `[...]` after the placement.
 
 use crate::core::fen::read_placement;
-use crate::core::geometry::Bitboard;
+use crate::core::geometry::{Bitboard, Square};
 use crate::core::moves::{Color, Piece, PieceType};
 use crate::position::Position;
 use crate::variant::Variant;
@@ -47,6 +47,13 @@ impl Position {
                 return Err(fail(format!(
                     "hand: '{}' is royal and cannot be in hand",
                     pos.letter(Piece::new(t, c))
+                )));
+            }
+            if !v.can_hold(t as usize) {
+                return Err(fail(format!(
+                    "hand: '{}' never goes to a hand in {} (neither at the start nor by capture)",
+                    pos.letter(Piece::new(t, c)),
+                    v.name
                 )));
             }
             pos.add_to_hand(c, t, n as i32);
@@ -138,6 +145,18 @@ impl Position {
             if def.confine.is_some_and(|r| !r[c].has(sq)) {
                 return Err(format!(
                     "{} on {} stands outside the region it may not leave",
+                    self.letter(p),
+                    bd.square_name(sq)
+                ));
+            }
+            if def
+                .promotion
+                .as_ref()
+                .is_some_and(|pr| pr.must_promote(c).has(sq))
+                && !made_on(v, p.kind(), c, sq)
+            {
+                return Err(format!(
+                    "{} on {} would have promoted on arriving there",
                     self.letter(p),
                     bd.square_name(sq)
                 ));
@@ -389,10 +408,32 @@ fn parse_zone_castling(
     Ok(rights)
 }
 
+/// True when a piece of colour `c` can become type `t` by arriving on `sq`: some type
+/// promotes to it there, or changes into it on entering a region.
+fn made_on(v: &Variant, t: PieceType, c: usize, sq: Square) -> bool {
+    v.pieces.iter().any(|d| {
+        d.promotion
+            .as_ref()
+            .is_some_and(|pr| pr.zone[c].has(sq) && pr.to.contains(&t))
+            || d.becomes.is_some_and(|b| b.region[c].has(sq) && b.to == t)
+    })
+}
+
 impl Variant {
     /// True when this game has hands, so that its FEN shows them.
     pub fn uses_hands(&self) -> bool {
         // Drops need a hand even when the game starts with it empty.
         self.start_fen.contains('[') || self.drops.is_some()
+    }
+
+    /// True when a piece of type `t` can be in a hand: it is there at the start, or a
+    /// capture puts it there. A FEN's hand holds no other.
+    pub fn can_hold(&self, t: usize) -> bool {
+        let letter = self.pieces[t].letter;
+        let start_hand = self.start_fen.split(['[', ']']).nth(1).unwrap_or("");
+        !self.pieces[t].royal
+            && (crate::rules::drops::DropRule::feeds_hand(self.drops.as_ref(), t as u8)
+                || start_hand.contains(letter.to_ascii_uppercase())
+                || start_hand.contains(letter.to_ascii_lowercase()))
     }
 }

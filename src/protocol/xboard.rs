@@ -126,15 +126,7 @@ pub fn setup_lines(v: &Variant) -> Vec<String> {
         .collect();
     // Pieces that can be in hand come next, in the lowest slots: XBoard's holdings show
     // only its first `hand` slots, and a holdings column is no taller than the board.
-    let start_hand = v.start_fen.split(['[', ']']).nth(1).unwrap_or("");
-    let holdable: Vec<bool> = (0..v.pieces.len())
-        .map(|t| {
-            !v.pieces[t].royal
-                && (crate::rules::drops::DropRule::feeds_hand(v.drops.as_ref(), t as u8)
-                    || start_hand.contains(v.pieces[t].letter.to_ascii_uppercase())
-                    || start_hand.contains(v.pieces[t].letter.to_ascii_lowercase()))
-        })
-        .collect();
+    let holdable: Vec<bool> = (0..v.pieces.len()).map(|t| v.can_hold(t)).collect();
     order.sort_by_key(|&t| {
         (
             !(v.pieces[t].royal || v.pieces[t].pawn),

@@ -62,6 +62,13 @@ impl Promotion {
             _ => (&[], true),
         }
     }
+
+    /// The squares where a piece of colour `c` cannot stand unpromoted: arriving there
+    /// must promote (a mandatory rank outside the zone promotes nothing).
+    #[inline]
+    pub fn must_promote(&self, c: usize) -> Bitboard {
+        self.zone[c] & self.mandatory[c]
+    }
 }
 
 /// A compiled automatic type change.
