@@ -10,9 +10,21 @@ use std::process::Command;
 
 const SCRIPT: &str = r#"#!/usr/bin/env bash
 # A minimal UCI engine: plays the first legal move that `tenfold moves` lists.
-# $1 = tenfold binary, $2 = mode (play | crash | hang), $3 = moves before misbehaving,
-# $4 = optional file that receives the pid of each hang's nap.
+# $1 = tenfold binary, $2 = mode (play | crash | hang), $3 = moves before misbehaving;
+# then words: score=CP (the score it reports, default 0), second=CP (a MultiPV line 2
+# with that score after line 1), prefer=MOVE (played when legal; repeatable),
+# sleep=SECS (thinks that long), and a file that receives the pid of each hang's nap.
 T="$1"; MODE="$2"; AFTER="${3:-0}"; n=0; fen=""; moves=""
+SCORE=0; SECOND=""; PREFER=""; NAP=""; PIDS=""
+for w in "${@:4}"; do
+  case "$w" in
+    score=*) SCORE="${w#score=}" ;;
+    second=*) SECOND="${w#second=}" ;;
+    prefer=*) PREFER="$PREFER ${w#prefer=}" ;;
+    sleep=*) NAP="${w#sleep=}" ;;
+    *) PIDS="$w" ;;
+  esac
+done
 while read -r line; do
   case "$line" in
     uci) echo "id name scripted-$MODE"; echo "uciok" ;;
@@ -23,13 +35,24 @@ while read -r line; do
     go*) n=$((n+1))
          if [ "$MODE" != play ] && [ "$n" -gt "$AFTER" ]; then
            [ "$MODE" = crash ] && exit 3
-           # Nap in a child process, recording its pid when asked to ($4), so the test
-           # can check that the engine's whole process group is killed.
-           sleep 30 & nap=$!; [ -n "${4:-}" ] && echo "$nap" >> "$4"; wait "$nap"
+           # Nap in a child process, recording its pid when asked to, so the test can
+           # check that the engine's whole process group is killed.
+           sleep 30 & nap=$!; [ -n "$PIDS" ] && echo "$nap" >> "$PIDS"; wait "$nap"
          fi
-         if [ -n "$fen" ]; then m=$("$T" moves --fen "$fen" --moves "$moves" | head -n 1)
-         else m=$("$T" moves --moves "$moves" | head -n 1); fi
-         echo "info depth 1 score cp 0 pv $m"; echo "bestmove $m" ;;
+         if [ -n "$fen" ]; then all=$("$T" moves --fen "$fen" --moves "$moves")
+         else all=$("$T" moves --moves "$moves"); fi
+         m=$(printf '%s\n' "$all" | head -n 1)
+         for p in $PREFER; do
+           if printf '%s\n' "$all" | grep -qx "$p"; then m="$p"; break; fi
+         done
+         [ -n "$NAP" ] && sleep "$NAP"
+         if [ -n "$SECOND" ]; then
+           echo "info depth 1 multipv 1 score cp $SCORE pv $m"
+           echo "info depth 1 multipv 2 score cp $SECOND pv $m"
+         else
+           echo "info depth 1 score cp $SCORE pv $m"
+         fi
+         echo "bestmove $m" ;;
     quit) exit 0 ;;
   esac
 done
@@ -52,6 +75,15 @@ fn engine(name: &str, mode: &str, after: u32) -> String {
         script().display(),
         env!("CARGO_BIN_EXE_tenfold")
     )
+}
+
+/// [`engine`] with the script's optional words (`score=-700`, `prefer=a4b5`, …).
+fn engine_with(name: &str, mode: &str, after: u32, words: &[&str]) -> String {
+    let mut e = engine(name, mode, after);
+    for w in words {
+        e += &format!(",arg={w}");
+    }
+    e
 }
 
 fn args(list: &[&str]) -> Vec<String> {
@@ -406,4 +438,60 @@ fn an_engine_that_cannot_start_or_lacks_the_variant_stops_the_match_before_any_g
             && err.contains("grand"),
         "{err}"
     );
+}
+
+/// Plays a two-game match between two scripted engines from the one position `fen`,
+/// with `extra` options; the output's `Finished game 1` line.
+fn first_game_from(fen: &str, white: &str, black: &str, extra: &[&str]) -> String {
+    let book = temp_path(&format!("book-{}.epd", fen.len() + extra.len()));
+    std::fs::write(&book, format!("{fen}\n")).unwrap();
+    let mut a = args(&[
+        "match",
+        "--engine",
+        white,
+        "--engine",
+        black,
+        "--openings",
+        book.to_str().unwrap(),
+        "--each",
+        "st=2",
+        "--maxmoves",
+        "10",
+    ]);
+    a.extend(args(extra));
+    let (code, out, err) = tenfold(&a);
+    assert_eq!(code, 0, "{out}{err}");
+    out.lines()
+        .find(|l| l.starts_with("Finished game 1 "))
+        .unwrap_or_else(|| panic!("no game 1: {out}"))
+        .to_string()
+}
+
+/// A game the rules have ended is scored by the rules before any score adjudication,
+/// as cutechess-cli asks the board for its result before its adjudicator: White
+/// stalemates while both engines' scores call for its resignation, and White mates
+/// while both scores call for a draw.
+#[test]
+fn a_game_the_rules_end_is_scored_by_the_rules_not_by_adjudication() {
+    // Black's only move is Ka7; Kb5 then stalemates it.
+    let w = engine_with("W", "play", 0, &["prefer=a4b5", "score=-700"]);
+    let b = engine_with("Bl", "play", 0, &["score=700"]);
+    let line = first_game_from(
+        "k1Q5/8/8/8/K7/8/8/8 b - - 0 1",
+        &w,
+        &b,
+        &["--resign", "movecount=1 score=600"],
+    );
+    assert_eq!(line, "Finished game 1 (W vs Bl): 1/2-1/2 {stalemate}");
+
+    // Black's only move is Kg8; Ra8 then mates.
+    let w = engine_with("W", "play", 0, &["prefer=a1a8"]);
+    let b = engine_with("Bl", "play", 0, &[]);
+    let line = first_game_from(
+        "7k/8/6K1/8/8/8/8/R7 b - - 0 1",
+        &w,
+        &b,
+        &["--draw", "movenumber=1 movecount=1 score=10"],
+    );
+    assert_eq!(line, "Finished game 1 (W vs Bl): 1-0 {checkmate}");
 }

@@ -165,6 +165,11 @@ pub fn play_game(
         record.moves.push(pos.move_to_string(mv));
         record.comments.push(Some(move_comment(&reply, used)));
         pos.make_move(mv);
+        // The rules speak before the adjudicator (cutechess-cli asks the board first): a
+        // mate or stalemate must not be scored by the engines' opinion of it.
+        if pos.game_result().is_some() {
+            continue;
+        }
         if let Some(s) = reply.score_cp {
             scores[me].push(s);
             if let Some(r) = adjudicate(adj, &scores, me, played + 1) {
