@@ -495,3 +495,38 @@ fn a_game_the_rules_end_is_scored_by_the_rules_not_by_adjudication() {
     );
     assert_eq!(line, "Finished game 1 (W vs Bl): 1-0 {checkmate}");
 }
+
+/// With `st=` a move that arrives later than the time per move plus `--timemargin`
+/// loses on time, as under `tc=` and as cutechess-cli's `st` and `timemargin` have it
+/// (README: "a time loss (`--timemargin MS`) loses the game").
+#[test]
+fn a_move_later_than_st_and_the_margin_loses_on_time() {
+    let pgn = temp_path("st-late.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let slow = engine_with("X", "play", 0, &["sleep=0.6"]);
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        &slow,
+        "--engine",
+        "name=R,player=random",
+        "--each",
+        "st=0.1",
+        "--timemargin",
+        "100",
+        "--plies",
+        "0",
+        "--maxmoves",
+        "3",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]));
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("[Termination \"time forfeit\"]").count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(text.matches("{X lost on time}").count(), 2, "{text}");
+}

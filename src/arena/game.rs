@@ -139,13 +139,15 @@ pub fn play_game(
                 break;
             }
         };
+        // A fixed time per move is a clock that is full at every move (cutechess-cli's
+        // st=): a move later than it and the margin is as much a flag fall.
+        if clock[me].or(tc.movetime).is_some_and(|t| used > t + margin) {
+            record.result = Some(loss_of(side));
+            record.termination = "time forfeit".into();
+            record.reason = format!("{} lost on time", names[me]);
+            break;
+        }
         if let Some(t) = clock[me] {
-            if used > t + margin {
-                record.result = Some(loss_of(side));
-                record.termination = "time forfeit".into();
-                record.reason = format!("{} lost on time", names[me]);
-                break;
-            }
             let mut left = t.saturating_sub(used) + tc.inc;
             // This side just made its (played + 1)th move: a new period may begin.
             if tc.moves > 0 && (played + 1).is_multiple_of(tc.moves) {
