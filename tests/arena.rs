@@ -58,6 +58,55 @@ while read -r line; do
 done
 "#;
 
+const XB_SCRIPT: &str = r#"#!/usr/bin/env bash
+# A minimal XBoard engine that keeps its game as moves and checks each it hears with
+# `tenfold fen` (answering "Illegal move" when it is not legal there).
+# $1 = tenfold binary, $2 = mode: coord (plays the first move `tenfold moves` lists) or
+# san (plays, in SAN, the first of a few knight and pawn moves that is legal).
+T="$1"; MODE="$2"; moves=""; force=0
+think() {
+  m=""
+  if [ "$MODE" = san ]; then
+    for c in Nf3 Nc3 Nf6 Nc6 e3 e6 d3 d6 a3 a6 h3 h6; do
+      if "$T" fen --moves "$moves $c" >/dev/null 2>&1; then m="$c"; break; fi
+    done
+  fi
+  [ -z "$m" ] && m=$("$T" moves --moves "$moves" | head -n 1)
+  moves="$moves $m"
+  echo "1 0 1 10 $m"; echo "move $m"
+}
+while read -r line; do
+  case "$line" in
+    protover*) echo "feature ping=1 setboard=0 usermove=1 myname=\"scripted-$MODE\" done=1" ;;
+    ping*) echo "pong ${line#ping }" ;;
+    new) moves=""; force=0 ;;
+    force) force=1 ;;
+    "usermove "*) mv="${line#usermove }"
+      if "$T" fen --moves "$moves $mv" >/dev/null 2>&1; then
+        moves="$moves $mv"; [ "$force" = 0 ] && think
+      else echo "Illegal move: $mv"; fi ;;
+    go) force=0; think ;;
+    quit) exit 0 ;;
+  esac
+done
+"#;
+
+/// An XBoard engine running [`XB_SCRIPT`] in `mode`.
+fn xb_engine(name: &str, mode: &str) -> String {
+    let path = temp_path("scripted-xb.sh");
+    std::fs::write(&path, XB_SCRIPT).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    format!(
+        "name={name},cmd={},arg={},arg={mode},proto=xboard",
+        path.display(),
+        env!("CARGO_BIN_EXE_tenfold")
+    )
+}
+
 fn script() -> PathBuf {
     let path = temp_path("scripted-uci.sh");
     std::fs::write(&path, SCRIPT).unwrap();
@@ -529,4 +578,38 @@ fn a_move_later_than_st_and_the_margin_loses_on_time() {
         "{text}"
     );
     assert_eq!(text.matches("{X lost on time}").count(), 2, "{text}");
+}
+
+/// An XBoard engine's `move` in SAN is taken: the CECP spec has the engine's move "in
+/// coordinate notation (e.g., e2e4, e7e8q) … or in Standard Algebraic Notation (SAN)".
+/// The engine then hears the opponent's moves in step with the game (it answers any
+/// move that is not legal in its own game with "Illegal move").
+#[test]
+fn an_xboard_engine_may_move_in_san() {
+    let pgn = temp_path("xb-san.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        &xb_engine("X", "san"),
+        "--engine",
+        "name=R,player=random",
+        "--each",
+        "st=2",
+        "--plies",
+        "0",
+        "--maxmoves",
+        "4",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]));
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("{draw by the 4-move limit}").count(),
+        2,
+        "{text}"
+    );
+    // X's first move as White, read from its SAN.
+    assert!(text.contains("1. Nf3 {"), "{text}");
 }

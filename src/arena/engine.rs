@@ -741,15 +741,14 @@ impl Player for XboardEngine {
                 // Out of the engine's time: it must not think on while the referee
                 // checks the move and the opponent thinks.
                 p.send("force")?;
-                let game = self.pos.as_mut().expect("kept above");
-                let Ok(mv) = crate::protocol::cecp_move::from_cecp(game, text) else {
-                    // The referee names the illegal move; the game ends there.
-                    return Ok(Reply {
-                        mv: text.to_string(),
-                        score_cp: score,
-                        depth,
-                    });
-                };
+                let game = self
+                    .pos
+                    .as_mut()
+                    .ok_or_else(|| PlayerError::Protocol("think before new_game".into()))?;
+                // Read here, and only here, so the engine's game and the referee's take
+                // the same move or none: a refused move ends the game as an infraction.
+                let mv = crate::protocol::cecp_move::from_cecp_or_san(game, text)
+                    .map_err(|e| PlayerError::IllegalMove(e.to_string()))?;
                 let mv_text = game.move_to_string(mv);
                 game.make_move(mv);
                 self.sent += 1;

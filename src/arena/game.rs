@@ -133,6 +133,7 @@ pub fn play_game(
                 record.termination = match e {
                     PlayerError::Hung => "stalled connection".into(),
                     PlayerError::Resigned => String::new(),
+                    PlayerError::IllegalMove(_) => "rules infraction".into(),
                     _ => "abandoned".into(),
                 };
                 record.reason = format!("{} {e}", names[me]);

@@ -49,6 +49,9 @@ pub enum PlayerError {
     /// It said something the protocol does not allow.
     #[error("protocol error: {0}")]
     Protocol(String),
+    /// It sent a move that is no legal move here; the referee never takes it.
+    #[error("played {0}")]
+    IllegalMove(String),
     /// It resigned.
     #[error("resigns")]
     Resigned,
