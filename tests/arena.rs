@@ -613,3 +613,35 @@ fn an_xboard_engine_may_move_in_san() {
     // X's first move as White, read from its SAN.
     assert!(text.contains("1. Nf3 {"), "{text}");
 }
+
+/// Only the `multipv 1` line (or one with no `multipv`) gives a UCI engine's score, for
+/// the PGN comment and for adjudication: the UCI spec says "for the best move/pv add
+/// `multipv 1`", and cutechess-cli takes the evaluation from line 1. Here line 2 scores
+/// −9.00 after line 1's +0.50, and the engine must neither show −9.00 nor resign on it.
+#[test]
+fn only_the_first_multipv_line_gives_the_score() {
+    let pgn = temp_path("multipv.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        &engine_with("M", "play", 0, &["score=50", "second=-900"]),
+        "--engine",
+        &engine_with("Z", "play", 0, &["score=700"]),
+        "--each",
+        "st=2",
+        "--plies",
+        "0",
+        "--maxmoves",
+        "4",
+        "--resign",
+        "movecount=2 score=600",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]));
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(!text.contains("-9.00/"), "{text}");
+    assert_eq!(text.matches("{+0.50/1 ").count(), 8, "{text}");
+    assert!(!out.contains("resigns"), "{out}");
+}

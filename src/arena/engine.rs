@@ -254,6 +254,17 @@ fn uci_score(line: &str) -> Option<i32> {
     }
 }
 
+/// Which line of a MultiPV search an `info` line reports (1 when it names none): only
+/// line 1 is the engine's best move and score (UCI: "for the best move/pv add
+/// `multipv 1`"), the others are alternatives it rejected.
+fn pv_number(line: &str) -> u32 {
+    let toks: Vec<&str> = line.split_whitespace().collect();
+    toks.iter()
+        .position(|&t| t == "multipv")
+        .and_then(|i| toks.get(i + 1)?.parse().ok())
+        .unwrap_or(1)
+}
+
 /// The games of a UCI `option name UCI_Variant type combo … var A var B` line.
 fn uci_variants(line: &str) -> Option<Vec<String>> {
     let rest = line.strip_prefix("option name UCI_Variant ")?;
@@ -413,7 +424,7 @@ impl Player for UciEngine {
         loop {
             let l = p.recv(deadline)?;
             let t = l.trim();
-            if t.starts_with("info") {
+            if t.starts_with("info") && pv_number(t) == 1 {
                 if let Some(s) = uci_score(t) {
                     score = Some(s);
                     let f: Vec<&str> = t.split_whitespace().collect();
