@@ -645,3 +645,45 @@ fn only_the_first_multipv_line_gives_the_score() {
     assert_eq!(text.matches("{+0.50/1 ").count(), 8, "{text}");
     assert!(!out.contains("resigns"), "{out}");
 }
+
+/// Plays a two-game match of a scripted engine `A` that scores −7.00 on every move
+/// against the random player (which gives no score), with `--resign resign`; stdout.
+fn losing_engine_against_random(resign: &str) -> String {
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        &engine_with("A", "play", 0, &["score=-700"]),
+        "--engine",
+        "name=R,player=random",
+        "--each",
+        "st=2",
+        "--plies",
+        "0",
+        "--maxmoves",
+        "10",
+        "--resign",
+        resign,
+    ]));
+    assert_eq!(code, 0, "{out}{err}");
+    out
+}
+
+/// `--resign movecount=N score=S` is cutechess-cli's: "if an engine's score is at least
+/// SCORE centipawns below zero for at least COUNT consecutive moves", it loses, whatever
+/// its opponent says; `twosided=true` also needs the opponent's agreement, which a
+/// player giving no score never gives.
+#[test]
+fn an_engine_whose_own_score_stays_lost_resigns_unless_twosided() {
+    let out = losing_engine_against_random("movecount=3 score=600");
+    assert!(
+        out.contains("Finished game 1 (A vs R): 0-1 {A resigns by score adjudication}")
+            && out.contains("Finished game 2 (R vs A): 1-0 {A resigns by score adjudication}"),
+        "{out}"
+    );
+    let out = losing_engine_against_random("movecount=3 score=600 twosided=true");
+    assert_eq!(
+        out.matches("{draw by the 10-move limit}").count(),
+        2,
+        "{out}"
+    );
+}

@@ -267,7 +267,16 @@ fn adjudicate(
     fullmove: u32,
 ) -> Option<Adjudged> {
     let other = 1 - mover;
-    if let Some((count, score)) = adj.resign {
+    if let Some((count, score, false)) = adj.resign {
+        // cutechess-cli's rule: the engine's own word is enough, so a lost engine
+        // resigns against an opponent that gives no score or is slower to see the win.
+        let n = count as usize;
+        let a = &scores[mover];
+        if a.len() >= n && a[a.len() - n..].iter().all(|&s| s <= -score) {
+            return Some(Adjudged::Resign(mover));
+        }
+    }
+    if let Some((count, score, true)) = adj.resign {
         let n = count as usize;
         let (a, b) = (&scores[mover], &scores[other]);
         if a.len() >= n && b.len() >= n {

@@ -47,9 +47,10 @@ pub struct Adjudication {
     /// Draw when both engines' |score| ≤ `draw_score` for `draw_count` plies each, after
     /// move `draw_after`.
     pub draw: Option<(u32, u32, i32)>,
-    /// A side resigns when its score ≤ −`score` for `count` consecutive moves and the
-    /// opponent agrees (≥ `score`).
-    pub resign: Option<(u32, i32)>,
+    /// (`count`, `score`, `twosided`): an engine resigns when its own score is ≤ −`score`
+    /// for `count` consecutive moves of its own, as in cutechess-cli; with `twosided`
+    /// only when the opponent's last `count` scores agree (≥ `score`).
+    pub resign: Option<(u32, i32, bool)>,
     /// Draw after this many full moves.
     pub max_moves: Option<u32>,
 }
