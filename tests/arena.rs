@@ -687,3 +687,31 @@ fn an_engine_whose_own_score_stays_lost_resigns_unless_twosided() {
         "{out}"
     );
 }
+
+/// A `--resign` or `--draw` that would adjudicate on nothing (`movecount=0`: no moves at
+/// all) or backwards (a negative score: an engine at 0.00 resigning) is refused before
+/// any game, one line naming the key and value, exit 2 as other bad options are
+/// (README: "exit status 2 means the input was wrong").
+#[test]
+fn adjudication_counts_below_one_and_negative_scores_are_refused() {
+    for (option, spec, named) in [
+        ("--resign", "movecount=0", "--resign: movecount=0"),
+        ("--resign", "score=-600", "--resign: score=-600"),
+        ("--draw", "movecount=0 movenumber=1", "--draw: movecount=0"),
+        ("--draw", "score=-10", "--draw: score=-10"),
+    ] {
+        let (code, out, err) = tenfold(&args(&[
+            "match",
+            "--engine",
+            "name=A,player=random",
+            "--engine",
+            "name=B,player=random",
+            option,
+            spec,
+        ]));
+        assert_eq!(code, 2, "{spec}: {out}{err}");
+        assert!(!out.contains("Finished game"), "{out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(named) && err.contains("out of range"), "{err}");
+    }
+}

@@ -37,6 +37,18 @@ pub enum ConfigError {
         /// The value as given.
         value: String,
     },
+    /// A number outside what the key allows.
+    #[error("{option}: {key}={value} is out of range ({allowed})")]
+    OutOfRange {
+        /// The option, e.g. `--resign`.
+        option: &'static str,
+        /// The key it was given for.
+        key: &'static str,
+        /// The value as given.
+        value: String,
+        /// What the key takes.
+        allowed: &'static str,
+    },
     /// A value that is neither true nor false.
     #[error("{option}: {key}=\"{value}\" is not true or false")]
     NotBool {
@@ -188,14 +200,35 @@ pub fn sprt(spec: Option<&str>) -> Result<Option<Sprt>, ConfigError> {
     Ok(spec.map(Sprt::parse).transpose()?)
 }
 
+/// Reads a `movecount` (at least 1: no moves at all would adjudicate every game at
+/// once, whatever its scores) or a `score` (at least 0, a distance from 0.00).
+fn in_range<T: std::str::FromStr + PartialOrd>(
+    value: &str,
+    option: &'static str,
+    key: &'static str,
+    least: T,
+    allowed: &'static str,
+) -> Result<T, ConfigError> {
+    let n: T = number(value, option)?;
+    if n < least {
+        return Err(ConfigError::OutOfRange {
+            option,
+            key,
+            value: value.to_string(),
+            allowed,
+        });
+    }
+    Ok(n)
+}
+
 /// Reads `--draw movenumber=40 movecount=8 score=10`; keys left out keep their defaults.
 pub fn draw(spec: &str) -> Result<(u32, u32, i32), ConfigError> {
     let (mut after, mut count, mut score) = DRAW_DEFAULTS;
     for (k, v) in key_values(spec, "--draw")? {
         match k.as_str() {
             "movenumber" => after = number(&v, "--draw")?,
-            "movecount" => count = number(&v, "--draw")?,
-            "score" => score = number(&v, "--draw")?,
+            "movecount" => count = in_range(&v, "--draw", "movecount", 1, "at least 1")?,
+            "score" => score = in_range(&v, "--draw", "score", 0, "at least 0")?,
             _ => {
                 return Err(ConfigError::UnknownKey {
                     option: "--draw",
@@ -214,8 +247,10 @@ pub fn resign(spec: &str) -> Result<(u32, i32, bool), ConfigError> {
     let (mut count, mut score, mut twosided) = RESIGN_DEFAULTS;
     for (k, v) in key_values(spec, "--resign")? {
         match k.as_str() {
-            "movecount" => count = number(&v, "--resign")?,
-            "score" => score = number(&v, "--resign")?,
+            "movecount" => count = in_range(&v, "--resign", "movecount", 1, "at least 1")?,
+            // The score is a distance below zero: a negative one would resign engines
+            // that think they are winning.
+            "score" => score = in_range(&v, "--resign", "score", 0, "at least 0")?,
             "twosided" => {
                 twosided = match v.as_str() {
                     "true" => true,
