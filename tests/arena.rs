@@ -715,3 +715,35 @@ fn adjudication_counts_below_one_and_negative_scores_are_refused() {
         assert!(err.contains(named) && err.contains("out of range"), "{err}");
     }
 }
+
+/// Draw adjudication waits until `movenumber` full moves have been played: cutechess-cli
+/// adjudicates when `plyCount / 2 >= movenumber`, so with `movenumber=3` the earliest is
+/// after Black's third move, ply 6.
+#[test]
+fn draw_adjudication_waits_for_movenumber_full_moves() {
+    let pgn = temp_path("draw-after.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        &engine("A", "play", 0),
+        "--engine",
+        &engine("Z", "play", 0),
+        "--each",
+        "st=2",
+        "--plies",
+        "0",
+        "--draw",
+        "movenumber=3 movecount=1 score=10",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]));
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[PlyCount \"6\"]").count(), 2, "{text}");
+    assert_eq!(
+        text.matches("{draw by score adjudication}").count(),
+        2,
+        "{text}"
+    );
+}

@@ -175,7 +175,10 @@ pub fn play_game(
         }
         if let Some(s) = reply.score_cp {
             scores[me].push(s);
-            if let Some(r) = adjudicate(adj, &scores, me, played + 1) {
+            // Full moves played, this one counted: cutechess-cli's plyCount / 2 (a White
+            // move is half of one).
+            let full = (record.moves.len() / 2) as u32;
+            if let Some(r) = adjudicate(adj, &scores, me, full) {
                 record.result = Some(match r {
                     Adjudged::Draw => GameResult::Draw,
                     Adjudged::Resign(c) => {
@@ -260,11 +263,13 @@ enum Adjudged {
     Resign(usize),
 }
 
+/// The score adjudication after a move of `mover`, `full_moves` full moves into the
+/// game; None when the game goes on.
 fn adjudicate(
     adj: &Adjudication,
     scores: &[Vec<i32>; 2],
     mover: usize,
-    fullmove: u32,
+    full_moves: u32,
 ) -> Option<Adjudged> {
     let other = 1 - mover;
     if let Some((count, score, false)) = adj.resign {
@@ -294,7 +299,7 @@ fn adjudicate(
     }
     if let Some((after, count, score)) = adj.draw {
         let n = count as usize;
-        if fullmove >= after
+        if full_moves >= after
             && scores
                 .iter()
                 .all(|s| s.len() >= n && s[s.len() - n..].iter().all(|&x| x.abs() <= score))
