@@ -61,9 +61,11 @@ done
 const XB_SCRIPT: &str = r#"#!/usr/bin/env bash
 # A minimal XBoard engine that keeps its game as moves and checks each it hears with
 # `tenfold fen` (answering "Illegal move" when it is not legal there).
-# $1 = tenfold binary, $2 = mode: coord (plays the first move `tenfold moves` lists) or
-# san (plays, in SAN, the first of a few knight and pawn moves that is legal).
-T="$1"; MODE="$2"; moves=""; force=0
+# $1 = tenfold binary, $2 = mode: coord (plays the first move `tenfold moves` lists),
+# san (plays, in SAN, the first of a few knight and pawn moves that is legal), nonps
+# (as coord, answering nps as Fairy-Max does) or nps0 (as coord, announcing nps=0).
+T="$1"; MODE="$2"; moves=""; force=0; nps=""
+[ "$MODE" = nps0 ] && nps=" nps=0"
 think() {
   m=""
   if [ "$MODE" = san ]; then
@@ -77,7 +79,8 @@ think() {
 }
 while read -r line; do
   case "$line" in
-    protover*) echo "feature ping=1 setboard=0 usermove=1 myname=\"scripted-$MODE\" done=1" ;;
+    protover*) echo "feature ping=1 setboard=0 usermove=1$nps myname=\"scripted-$MODE\" done=1" ;;
+    nps*) [ "$MODE" = nonps ] && echo "Error (unknown command): nps" ;;
     ping*) echo "pong ${line#ping }" ;;
     new) moves=""; force=0 ;;
     force) force=1 ;;
@@ -745,5 +748,60 @@ fn draw_adjudication_waits_for_movenumber_full_moves() {
         text.matches("{draw by score adjudication}").count(),
         2,
         "{text}"
+    );
+}
+
+/// `nodes=` reaches an XBoard engine as `nps`, which the CECP spec leaves "sent, to try
+/// it out" when the engine does not announce it: one that answers `Error (unknown
+/// command): nps` (Fairy-Max does) or announced `nps=0` cannot be given a node limit,
+/// and is refused with that reason before any game (README: "others are refused with
+/// that reason"), exit 2.
+#[test]
+fn an_xboard_engine_without_nps_is_refused_a_node_limit_before_any_game() {
+    for (mode, why) in [
+        ("nonps", "it answered `Error (unknown command): nps`"),
+        ("nps0", "it announced nps=0"),
+    ] {
+        let (code, out, err) = tenfold(&args(&[
+            "match",
+            "--engine",
+            &xb_engine("X", mode),
+            "--engine",
+            "name=R,player=random",
+            "--each",
+            "nodes=2000",
+            "--plies",
+            "0",
+            "--maxmoves",
+            "2",
+        ]));
+        assert_eq!(code, 2, "{mode}: {out}{err}");
+        assert!(!out.contains("Finished game"), "{out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("engine X: nodes= needs an XBoard engine that takes nps")
+                && err.contains(why),
+            "{mode}: {err}"
+        );
+    }
+    // The same engine plays a node-limited match when it takes nps.
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        &xb_engine("X", "coord"),
+        "--engine",
+        "name=R,player=random",
+        "--each",
+        "nodes=2000",
+        "--plies",
+        "0",
+        "--maxmoves",
+        "2",
+    ]));
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        out.matches("{draw by the 2-move limit}").count(),
+        2,
+        "{out}"
     );
 }

@@ -461,28 +461,18 @@ impl Drop for UciEngine {
     }
 }
 
-/// What an XBoard engine announced with `feature` (the spec's defaults otherwise).
-#[derive(Debug, Clone)]
+/// What an XBoard engine announced with `feature` (the spec's defaults otherwise: off,
+/// and `nps` to be tried).
+#[derive(Debug, Clone, Default)]
 struct Features {
     usermove: bool,
     setboard: bool,
     ping: bool,
-    /// `nps=1`: a node limit can be set through `nps`.
-    nps: bool,
+    /// `nps=1` or `nps=0`: whether a node limit can be set through `nps`; None until
+    /// announced or tried (the spec's default is "sent, to try it out").
+    nps: Option<bool>,
     /// `variants="…"`: the games it accepts (unset: every game, as the spec says).
     variants: Option<Vec<String>>,
-}
-
-impl Default for Features {
-    fn default() -> Features {
-        Features {
-            usermove: false,
-            setboard: false,
-            ping: false,
-            nps: true,
-            variants: None,
-        }
-    }
 }
 
 /// `key=value` pairs of a `feature` line (values may be quoted and hold spaces).
@@ -567,7 +557,7 @@ impl XboardEngine {
                     "usermove" => self.features.usermove = on,
                     "setboard" => self.features.setboard = on,
                     "ping" => self.features.ping = on,
-                    "nps" => self.features.nps = on,
+                    "nps" => self.features.nps = Some(on),
                     "variants" => {
                         self.features.variants =
                             Some(v.split(',').map(|x| x.trim().to_string()).collect())
@@ -610,6 +600,51 @@ impl XboardEngine {
         loop {
             if p.recv(deadline)?.trim() == want {
                 return Ok(());
+            }
+        }
+    }
+
+    /// Sets a node budget with `nps n`. An engine that announced neither `nps=1` nor
+    /// `nps=0` is tried, as the spec says, with a `ping` behind it: an `Error … nps`
+    /// before the `pong` (Fairy-Max: `Error (unknown command): nps`) refuses it.
+    fn set_nps(&mut self, n: u64) -> Result<(), PlayerError> {
+        let refused = |why: &str| {
+            PlayerError::Unsupported(format!(
+                "nodes= needs an XBoard engine that takes nps (feature nps=1): {why}"
+            ))
+        };
+        match self.features.nps {
+            Some(false) => return Err(refused("it announced nps=0")),
+            None if !self.features.ping => {
+                return Err(refused(
+                    "it did not announce nps=1, and without ping it cannot be tried",
+                ))
+            }
+            _ => {}
+        }
+        self.ping += 1;
+        let tag = self.ping;
+        let p = self
+            .proc
+            .as_mut()
+            .ok_or_else(|| PlayerError::Protocol("not started".into()))?;
+        p.send(&format!("nps {n}"))?;
+        if self.features.nps == Some(true) {
+            return Ok(());
+        }
+        p.send(&format!("ping {tag}"))?;
+        let want = format!("pong {tag}");
+        let deadline = Instant::now() + HANDSHAKE;
+        loop {
+            let l = p.recv(deadline)?;
+            let t = l.trim();
+            if t == want {
+                self.features.nps = Some(true);
+                return Ok(());
+            }
+            if t.starts_with("Error") && t.contains("nps") {
+                self.features.nps = Some(false);
+                return Err(refused(&format!("it answered `{t}`")));
             }
         }
     }
@@ -685,11 +720,6 @@ impl Player for XboardEngine {
         moves: &[String],
         limit: &Limit,
     ) -> Result<Reply, PlayerError> {
-        if limit.nodes.is_some() && !self.features.nps {
-            return Err(PlayerError::Protocol(
-                "nodes= needs an XBoard engine that announces feature nps=1".into(),
-            ));
-        }
         // The moves played since the engine last heard, in its notation.
         let mut game = self
             .pos
@@ -710,6 +740,9 @@ impl Player for XboardEngine {
         }
         let first = !self.level_sent;
         self.level_sent = true;
+        if let (true, Some(n)) = (first, limit.nodes) {
+            self.set_nps(n)?;
+        }
         let p = self
             .proc
             .as_mut()
@@ -718,10 +751,9 @@ impl Player for XboardEngine {
             if let Some(d) = limit.depth {
                 p.send(&format!("sd {d}"))?;
             }
-            if let Some(n) = limit.nodes {
-                // CECP has no node limit; `nps` makes the engine count time in nodes, so
-                // one second of thinking is exactly `n` nodes.
-                p.send(&format!("nps {n}"))?;
+            if limit.nodes.is_some() {
+                // CECP has no node limit; `nps` (sent above) makes the engine count time
+                // in nodes, so one second of thinking is exactly `n` nodes.
                 p.send("st 1")?;
             } else if let Some(mt) = limit.movetime {
                 p.send(&format!("st {}", mt.as_secs_f64().max(0.01)))?;
@@ -785,6 +817,13 @@ impl Player for XboardEngine {
                     score = Some(s);
                 }
             }
+        }
+    }
+
+    fn check_limit(&mut self, limit: &Limit) -> Result<(), PlayerError> {
+        match limit.nodes {
+            Some(n) => self.set_nps(n),
+            None => Ok(()),
         }
     }
 

@@ -428,17 +428,27 @@ fn time_controls(cfg: &MatchConfig) -> Result<Vec<TimeControl>, MatchError> {
 
 /// Starts each player once and readies it for a game of the match's variant, as
 /// cutechess-cli stops at an engine it cannot start: a wrong path, a protocol the program
-/// does not speak or a variant it does not know is one error before any game, not a
-/// forfeit in every game. An engine that starts and later crashes still loses its game.
-fn preflight(cfg: &MatchConfig, start_fen: &str) -> Result<(), MatchError> {
+/// does not speak, a variant it does not know or a limit it cannot take is one error
+/// before any game, not a forfeit in every game. An engine that starts and later
+/// crashes still loses its game.
+fn preflight(cfg: &MatchConfig, tcs: &[TimeControl], start_fen: &str) -> Result<(), MatchError> {
     std::thread::scope(|s| {
         let checks: Vec<_> = cfg
             .engines
             .iter()
-            .map(|e| {
+            .zip(tcs)
+            .map(|(e, tc)| {
                 s.spawn(move || {
                     let mut p = make_player(e, cfg.seed, &cfg.variant_files);
-                    let r = p.new_game(&cfg.variant, start_fen);
+                    // A limit the engine cannot take (an XBoard engine without nps under
+                    // nodes=) would forfeit every game: it is refused here instead.
+                    let limit = player::Limit {
+                        nodes: tc.nodes,
+                        ..Default::default()
+                    };
+                    let r = p
+                        .new_game(&cfg.variant, start_fen)
+                        .and_then(|()| p.check_limit(&limit));
                     p.quit();
                     r.map_err(|source| MatchError::Start {
                         engine: e.name.clone(),
@@ -463,7 +473,7 @@ pub fn run_match_from(
 ) -> Result<MatchResult, MatchError> {
     let v = registry::get(&cfg.variant)?;
     let tcs = time_controls(cfg)?;
-    let checked = preflight(cfg, &v.start_fen);
+    let checked = preflight(cfg, &tcs, &v.start_fen);
     engine::await_signal_exit();
     checked?;
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();

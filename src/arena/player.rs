@@ -55,6 +55,9 @@ pub enum PlayerError {
     /// It resigned.
     #[error("resigns")]
     Resigned,
+    /// It cannot play under the match's limits (the reason says which and why).
+    #[error("{0}")]
+    Unsupported(String),
     /// It could not be started or set up.
     #[error("cannot start: {0}")]
     Start(String),
@@ -74,6 +77,11 @@ pub trait Player: Send {
         moves: &[String],
         limit: &Limit,
     ) -> Result<Reply, PlayerError>;
+    /// Checks, after `new_game`, that the player can play under `limit`; an XBoard
+    /// engine tries a node limit's `nps`.
+    fn check_limit(&mut self, _limit: &Limit) -> Result<(), PlayerError> {
+        Ok(())
+    }
     /// Ends the player (and its process, if any).
     fn quit(&mut self);
 }
