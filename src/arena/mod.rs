@@ -156,6 +156,16 @@ impl MatchConfig {
         order
     }
 
+    /// The opening moves pair `pair`'s games play from `base`, its start position:
+    /// `plies` random ones drawn from the pair's own stream, or none.
+    pub fn opening_moves(&self, v: &Arc<Variant>, pair: usize, base: &str) -> Vec<String> {
+        if self.plies == 0 {
+            return Vec::new();
+        }
+        let mut rng = Rng::new(mix(self.seed, STREAM_OPENING, pair as u64));
+        random_opening_moves(v, base, self.plies, &mut rng)
+    }
+
     /// The start position of pair `pair`'s games: opening k of the (shuffled) book,
     /// cycling, or the variant's start.
     pub fn opening_of(&self, pair: usize, order: &[usize], start: &str) -> String {
@@ -208,12 +218,7 @@ impl Schedule<'_> {
             let cfg = self.cfg;
             let (a, b) = cfg.colours(first)?;
             let base = cfg.opening_of(pair, &self.book, &self.v.start_fen);
-            let moves = if cfg.plies > 0 {
-                let mut rng = Rng::new(mix(cfg.seed, STREAM_OPENING, pair as u64));
-                random_opening_moves(&self.v, &base, cfg.plies, &mut rng)
-            } else {
-                Vec::new()
-            };
+            let moves = cfg.opening_moves(&self.v, pair, &base);
             let job = |index: usize, white: usize, black: usize| Job {
                 index,
                 pair,
