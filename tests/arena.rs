@@ -63,8 +63,9 @@ const XB_SCRIPT: &str = r#"#!/usr/bin/env bash
 # `tenfold fen` (answering "Illegal move" when it is not legal there).
 # $1 = tenfold binary, $2 = mode: coord (plays the first move `tenfold moves` lists),
 # san (plays, in SAN, the first of a few knight and pawn moves that is legal), nonps
-# (as coord, answering nps as Fairy-Max does) or nps0 (as coord, announcing nps=0).
-T="$1"; MODE="$2"; moves=""; force=0; nps=""
+# (as coord, answering nps as Fairy-Max does) or nps0 (as coord, announcing nps=0);
+# $3 = optional file every line it hears is appended to.
+T="$1"; MODE="$2"; LOG="${3:-/dev/null}"; moves=""; force=0; nps=""
 [ "$MODE" = nps0 ] && nps=" nps=0"
 think() {
   m=""
@@ -78,6 +79,7 @@ think() {
   echo "1 0 1 10 $m"; echo "move $m"
 }
 while read -r line; do
+  echo "$line" >> "$LOG"
   case "$line" in
     protover*) echo "feature ping=1 setboard=0 usermove=1$nps myname=\"scripted-$MODE\" done=1" ;;
     nps*) [ "$MODE" = nonps ] && echo "Error (unknown command): nps" ;;
@@ -804,4 +806,31 @@ fn an_xboard_engine_without_nps_is_refused_a_node_limit_before_any_game() {
         2,
         "{out}"
     );
+}
+
+/// XBoard's `level` carries the period's length: the CECP spec's `level MPS BASE INC`
+/// has MPS "moves per time control", so `tc=4/10` is `level 4 0:10 0` even when book
+/// moves have already used one of the period's moves.
+#[test]
+fn xboard_level_carries_the_moves_per_period() {
+    let log = temp_path("xb-level.log");
+    let _ = std::fs::remove_file(&log);
+    let x = format!("{},arg={}", xb_engine("X", "coord"), log.display());
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        &x,
+        "--engine",
+        "name=R,player=random",
+        "--each",
+        "tc=4/10",
+        "--plies",
+        "2",
+        "--maxmoves",
+        "3",
+    ]));
+    assert_eq!(code, 0, "{out}{err}");
+    let heard = std::fs::read_to_string(&log).unwrap();
+    let levels: Vec<&str> = heard.lines().filter(|l| l.starts_with("level")).collect();
+    assert_eq!(levels, ["level 4 0:10 0", "level 4 0:10 0"], "{heard}");
 }

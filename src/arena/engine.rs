@@ -759,9 +759,12 @@ impl Player for XboardEngine {
                 p.send(&format!("st {}", mt.as_secs_f64().max(0.01)))?;
             } else if let (Some(t), Some(_)) = (limit.time, limit.opp_time) {
                 let base = t.as_secs().max(1);
+                // CECP's `level MPS BASE INC`: MPS is the period's length, after which the
+                // engine's clock refills; the moves left in this period reach the engine
+                // by the moves it hears (book moves included, as on the referee's clock).
                 p.send(&format!(
                     "level {} {}:{:02} {}",
-                    limit.moves_to_go.unwrap_or(0),
+                    limit.period_moves,
                     base / 60,
                     base % 60,
                     limit.inc.as_secs_f64()

@@ -118,6 +118,7 @@ pub fn play_game(
             opp_time: clock[opp].or(clock[me]),
             inc: tc.inc,
             moves_to_go,
+            period_moves: tc.moves,
             movetime: tc.movetime,
             depth: tc.depth,
             nodes: tc.nodes,

@@ -16,6 +16,8 @@ pub struct Limit {
     pub inc: Duration,
     /// Moves until the next time control, if the control is by moves.
     pub moves_to_go: Option<u32>,
+    /// Moves per period of the time control (0: one period for the whole game).
+    pub period_moves: u32,
     /// Fixed time per move.
     pub movetime: Option<Duration>,
     /// Fixed depth.
