@@ -834,3 +834,30 @@ fn xboard_level_carries_the_moves_per_period() {
     let levels: Vec<&str> = heard.lines().filter(|l| l.starts_with("level")).collect();
     assert_eq!(levels, ["level 4 0:10 0", "level 4 0:10 0"], "{heard}");
 }
+
+/// `--sprt` judges two engines ("SPRT for two players", `--help`); a match of three is
+/// refused it before any game, one line, exit 2 (README: "a match of other than two
+/// engines is refused it"), rather than playing its whole schedule with the option
+/// silently dropped.
+#[test]
+fn sprt_with_other_than_two_engines_is_refused() {
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        "name=A,player=random",
+        "--engine",
+        "name=B,player=random",
+        "--engine",
+        "name=C,player=random",
+        "--maxmoves",
+        "2",
+        "--sprt",
+        "elo0=0 elo1=10",
+    ]));
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(!out.contains("Finished game"), "{out}");
+    assert_eq!(
+        err, "tenfold: --sprt needs exactly two engines, not 3\n",
+        "{err}"
+    );
+}

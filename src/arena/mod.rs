@@ -370,6 +370,9 @@ pub enum MatchError {
     /// Fewer than two players.
     #[error("a match needs at least two --engine")]
     TooFewEngines,
+    /// An SPRT asked of a match of more than two players, which it cannot judge.
+    #[error("--sprt needs exactly two engines, not {0}")]
+    SprtNeedsTwo(usize),
     /// Two players share a name, which would make the results ambiguous.
     #[error("engine names must be unique (use name=…)")]
     DuplicateNames,
@@ -407,6 +410,11 @@ pub fn run_match(
 fn time_controls(cfg: &MatchConfig) -> Result<Vec<TimeControl>, MatchError> {
     if cfg.engines.len() < 2 {
         return Err(MatchError::TooFewEngines);
+    }
+    // Refused rather than dropped: a run meant to stop at a verdict would play its whole
+    // schedule without one.
+    if cfg.sprt.is_some() && cfg.engines.len() != 2 {
+        return Err(MatchError::SprtNeedsTwo(cfg.engines.len()));
     }
     let mut names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
     names.sort();
