@@ -155,6 +155,7 @@ impl LabelArgs {
             opp_time: None,
             inc: Duration::ZERO,
             moves_to_go: None,
+            period_moves: 0,
             movetime: None,
             depth: self.depth,
             nodes: self.nodes,

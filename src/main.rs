@@ -347,7 +347,7 @@ fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {
     let mut cfg = a.config(&v)?;
     cfg.variant_files = absolute_files(c);
     let prior = match (&a.pgnout, a.resume) {
-        (Some(file), true) => tenfold::arena::resume::load(file, &cfg, &v.start_fen)?,
+        (Some(file), true) => tenfold::arena::resume::load(file, &cfg, &v)?,
         _ => Vec::new(),
     };
     let notation: pgn::Notation = a

@@ -10,9 +10,21 @@ use std::process::Command;
 
 const SCRIPT: &str = r#"#!/usr/bin/env bash
 # A minimal UCI engine: plays the first legal move that `tenfold moves` lists.
-# $1 = tenfold binary, $2 = mode (play | crash | hang), $3 = moves before misbehaving,
-# $4 = optional file that receives the pid of each hang's nap.
+# $1 = tenfold binary, $2 = mode (play | crash | hang), $3 = moves before misbehaving;
+# then words: score=CP (the score it reports, default 0), second=CP (a MultiPV line 2
+# with that score after line 1), prefer=MOVE (played when legal; repeatable),
+# sleep=SECS (thinks that long), and a file that receives the pid of each hang's nap.
 T="$1"; MODE="$2"; AFTER="${3:-0}"; n=0; fen=""; moves=""
+SCORE=0; SECOND=""; PREFER=""; NAP=""; PIDS=""
+for w in "${@:4}"; do
+  case "$w" in
+    score=*) SCORE="${w#score=}" ;;
+    second=*) SECOND="${w#second=}" ;;
+    prefer=*) PREFER="$PREFER ${w#prefer=}" ;;
+    sleep=*) NAP="${w#sleep=}" ;;
+    *) PIDS="$w" ;;
+  esac
+done
 while read -r line; do
   case "$line" in
     uci) echo "id name scripted-$MODE"; echo "uciok" ;;
@@ -23,17 +35,82 @@ while read -r line; do
     go*) n=$((n+1))
          if [ "$MODE" != play ] && [ "$n" -gt "$AFTER" ]; then
            [ "$MODE" = crash ] && exit 3
-           # Nap in a child process, recording its pid when asked to ($4), so the test
-           # can check that the engine's whole process group is killed.
-           sleep 30 & nap=$!; [ -n "${4:-}" ] && echo "$nap" >> "$4"; wait "$nap"
+           # Nap in a child process, recording its pid when asked to, so the test can
+           # check that the engine's whole process group is killed.
+           sleep 30 & nap=$!; [ -n "$PIDS" ] && echo "$nap" >> "$PIDS"; wait "$nap"
          fi
-         if [ -n "$fen" ]; then m=$("$T" moves --fen "$fen" --moves "$moves" | head -n 1)
-         else m=$("$T" moves --moves "$moves" | head -n 1); fi
-         echo "info depth 1 score cp 0 pv $m"; echo "bestmove $m" ;;
+         if [ -n "$fen" ]; then all=$("$T" moves --fen "$fen" --moves "$moves")
+         else all=$("$T" moves --moves "$moves"); fi
+         m=$(printf '%s\n' "$all" | head -n 1)
+         for p in $PREFER; do
+           if printf '%s\n' "$all" | grep -qx "$p"; then m="$p"; break; fi
+         done
+         [ -n "$NAP" ] && sleep "$NAP"
+         if [ -n "$SECOND" ]; then
+           echo "info depth 1 multipv 1 score cp $SCORE pv $m"
+           echo "info depth 1 multipv 2 score cp $SECOND pv $m"
+         else
+           echo "info depth 1 score cp $SCORE pv $m"
+         fi
+         echo "bestmove $m" ;;
     quit) exit 0 ;;
   esac
 done
 "#;
+
+const XB_SCRIPT: &str = r#"#!/usr/bin/env bash
+# A minimal XBoard engine that keeps its game as moves and checks each it hears with
+# `tenfold fen` (answering "Illegal move" when it is not legal there).
+# $1 = tenfold binary, $2 = mode: coord (plays the first move `tenfold moves` lists),
+# san (plays, in SAN, the first of a few knight and pawn moves that is legal), nonps
+# (as coord, answering nps as Fairy-Max does) or nps0 (as coord, announcing nps=0);
+# $3 = optional file every line it hears is appended to.
+T="$1"; MODE="$2"; LOG="${3:-/dev/null}"; moves=""; force=0; nps=""
+[ "$MODE" = nps0 ] && nps=" nps=0"
+think() {
+  m=""
+  if [ "$MODE" = san ]; then
+    for c in Nf3 Nc3 Nf6 Nc6 e3 e6 d3 d6 a3 a6 h3 h6; do
+      if "$T" fen --moves "$moves $c" >/dev/null 2>&1; then m="$c"; break; fi
+    done
+  fi
+  [ -z "$m" ] && m=$("$T" moves --moves "$moves" | head -n 1)
+  moves="$moves $m"
+  echo "1 0 1 10 $m"; echo "move $m"
+}
+while read -r line; do
+  echo "$line" >> "$LOG"
+  case "$line" in
+    protover*) echo "feature ping=1 setboard=0 usermove=1$nps myname=\"scripted-$MODE\" done=1" ;;
+    nps*) [ "$MODE" = nonps ] && echo "Error (unknown command): nps" ;;
+    ping*) echo "pong ${line#ping }" ;;
+    new) moves=""; force=0 ;;
+    force) force=1 ;;
+    "usermove "*) mv="${line#usermove }"
+      if "$T" fen --moves "$moves $mv" >/dev/null 2>&1; then
+        moves="$moves $mv"; [ "$force" = 0 ] && think
+      else echo "Illegal move: $mv"; fi ;;
+    go) force=0; think ;;
+    quit) exit 0 ;;
+  esac
+done
+"#;
+
+/// An XBoard engine running [`XB_SCRIPT`] in `mode`.
+fn xb_engine(name: &str, mode: &str) -> String {
+    let path = temp_path("scripted-xb.sh");
+    std::fs::write(&path, XB_SCRIPT).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    format!(
+        "name={name},cmd={},arg={},arg={mode},proto=xboard",
+        path.display(),
+        env!("CARGO_BIN_EXE_tenfold")
+    )
+}
 
 fn script() -> PathBuf {
     let path = temp_path("scripted-uci.sh");
@@ -52,6 +129,15 @@ fn engine(name: &str, mode: &str, after: u32) -> String {
         script().display(),
         env!("CARGO_BIN_EXE_tenfold")
     )
+}
+
+/// [`engine`] with the script's optional words (`score=-700`, `prefer=a4b5`, …).
+fn engine_with(name: &str, mode: &str, after: u32, words: &[&str]) -> String {
+    let mut e = engine(name, mode, after);
+    for w in words {
+        e += &format!(",arg={w}");
+    }
+    e
 }
 
 fn args(list: &[&str]) -> Vec<String> {
@@ -404,6 +490,374 @@ fn an_engine_that_cannot_start_or_lacks_the_variant_stops_the_match_before_any_g
         err.contains("engine S: cannot start")
             && err.contains("UCI_Variant")
             && err.contains("grand"),
+        "{err}"
+    );
+}
+
+/// Plays a two-game match between two scripted engines from the one position `fen`,
+/// with `extra` options; the output's `Finished game 1` line.
+fn first_game_from(fen: &str, white: &str, black: &str, extra: &[&str]) -> String {
+    let book = temp_path(&format!("book-{}.epd", fen.len() + extra.len()));
+    std::fs::write(&book, format!("{fen}\n")).unwrap();
+    let mut a = args(&[
+        "match",
+        "--engine",
+        white,
+        "--engine",
+        black,
+        "--openings",
+        book.to_str().unwrap(),
+        "--each",
+        "st=2",
+        "--maxmoves",
+        "10",
+    ]);
+    a.extend(args(extra));
+    let (code, out, err) = tenfold(&a);
+    assert_eq!(code, 0, "{out}{err}");
+    out.lines()
+        .find(|l| l.starts_with("Finished game 1 "))
+        .unwrap_or_else(|| panic!("no game 1: {out}"))
+        .to_string()
+}
+
+/// A game the rules have ended is scored by the rules before any score adjudication,
+/// as cutechess-cli asks the board for its result before its adjudicator: White
+/// stalemates while both engines' scores call for its resignation, and White mates
+/// while both scores call for a draw.
+#[test]
+fn a_game_the_rules_end_is_scored_by_the_rules_not_by_adjudication() {
+    // Black's only move is Ka7; Kb5 then stalemates it.
+    let w = engine_with("W", "play", 0, &["prefer=a4b5", "score=-700"]);
+    let b = engine_with("Bl", "play", 0, &["score=700"]);
+    let line = first_game_from(
+        "k1Q5/8/8/8/K7/8/8/8 b - - 0 1",
+        &w,
+        &b,
+        &["--resign", "movecount=1 score=600"],
+    );
+    assert_eq!(line, "Finished game 1 (W vs Bl): 1/2-1/2 {stalemate}");
+
+    // Black's only move is Kg8; Ra8 then mates.
+    let w = engine_with("W", "play", 0, &["prefer=a1a8"]);
+    let b = engine_with("Bl", "play", 0, &[]);
+    let line = first_game_from(
+        "7k/8/6K1/8/8/8/8/R7 b - - 0 1",
+        &w,
+        &b,
+        &["--draw", "movenumber=1 movecount=1 score=10"],
+    );
+    assert_eq!(line, "Finished game 1 (W vs Bl): 1-0 {checkmate}");
+}
+
+/// With `st=` a move that arrives later than the time per move plus `--timemargin`
+/// loses on time, as under `tc=` and as cutechess-cli's `st` and `timemargin` have it
+/// (README: "a time loss (`--timemargin MS`) loses the game").
+#[test]
+fn a_move_later_than_st_and_the_margin_loses_on_time() {
+    let pgn = temp_path("st-late.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let slow = engine_with("X", "play", 0, &["sleep=0.6"]);
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        &slow,
+        "--engine",
+        "name=R,player=random",
+        "--each",
+        "st=0.1",
+        "--timemargin",
+        "100",
+        "--plies",
+        "0",
+        "--maxmoves",
+        "3",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]));
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("[Termination \"time forfeit\"]").count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(text.matches("{X lost on time}").count(), 2, "{text}");
+}
+
+/// An XBoard engine's `move` in SAN is taken: the CECP spec has the engine's move "in
+/// coordinate notation (e.g., e2e4, e7e8q) … or in Standard Algebraic Notation (SAN)".
+/// The engine then hears the opponent's moves in step with the game (it answers any
+/// move that is not legal in its own game with "Illegal move").
+#[test]
+fn an_xboard_engine_may_move_in_san() {
+    let pgn = temp_path("xb-san.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        &xb_engine("X", "san"),
+        "--engine",
+        "name=R,player=random",
+        "--each",
+        "st=2",
+        "--plies",
+        "0",
+        "--maxmoves",
+        "4",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]));
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("{draw by the 4-move limit}").count(),
+        2,
+        "{text}"
+    );
+    // X's first move as White, read from its SAN.
+    assert!(text.contains("1. Nf3 {"), "{text}");
+}
+
+/// Only the `multipv 1` line (or one with no `multipv`) gives a UCI engine's score, for
+/// the PGN comment and for adjudication: the UCI spec says "for the best move/pv add
+/// `multipv 1`", and cutechess-cli takes the evaluation from line 1. Here line 2 scores
+/// −9.00 after line 1's +0.50, and the engine must neither show −9.00 nor resign on it.
+#[test]
+fn only_the_first_multipv_line_gives_the_score() {
+    let pgn = temp_path("multipv.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        &engine_with("M", "play", 0, &["score=50", "second=-900"]),
+        "--engine",
+        &engine_with("Z", "play", 0, &["score=700"]),
+        "--each",
+        "st=2",
+        "--plies",
+        "0",
+        "--maxmoves",
+        "4",
+        "--resign",
+        "movecount=2 score=600",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]));
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(!text.contains("-9.00/"), "{text}");
+    assert_eq!(text.matches("{+0.50/1 ").count(), 8, "{text}");
+    assert!(!out.contains("resigns"), "{out}");
+}
+
+/// Plays a two-game match of a scripted engine `A` that scores −7.00 on every move
+/// against the random player (which gives no score), with `--resign resign`; stdout.
+fn losing_engine_against_random(resign: &str) -> String {
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        &engine_with("A", "play", 0, &["score=-700"]),
+        "--engine",
+        "name=R,player=random",
+        "--each",
+        "st=2",
+        "--plies",
+        "0",
+        "--maxmoves",
+        "10",
+        "--resign",
+        resign,
+    ]));
+    assert_eq!(code, 0, "{out}{err}");
+    out
+}
+
+/// `--resign movecount=N score=S` is cutechess-cli's: "if an engine's score is at least
+/// SCORE centipawns below zero for at least COUNT consecutive moves", it loses, whatever
+/// its opponent says; `twosided=true` also needs the opponent's agreement, which a
+/// player giving no score never gives.
+#[test]
+fn an_engine_whose_own_score_stays_lost_resigns_unless_twosided() {
+    let out = losing_engine_against_random("movecount=3 score=600");
+    assert!(
+        out.contains("Finished game 1 (A vs R): 0-1 {A resigns by score adjudication}")
+            && out.contains("Finished game 2 (R vs A): 1-0 {A resigns by score adjudication}"),
+        "{out}"
+    );
+    let out = losing_engine_against_random("movecount=3 score=600 twosided=true");
+    assert_eq!(
+        out.matches("{draw by the 10-move limit}").count(),
+        2,
+        "{out}"
+    );
+}
+
+/// A `--resign` or `--draw` that would adjudicate on nothing (`movecount=0`: no moves at
+/// all) or backwards (a negative score: an engine at 0.00 resigning) is refused before
+/// any game, one line naming the key and value, exit 2 as other bad options are
+/// (README: "exit status 2 means the input was wrong").
+#[test]
+fn adjudication_counts_below_one_and_negative_scores_are_refused() {
+    for (option, spec, named) in [
+        ("--resign", "movecount=0", "--resign: movecount=0"),
+        ("--resign", "score=-600", "--resign: score=-600"),
+        ("--draw", "movecount=0 movenumber=1", "--draw: movecount=0"),
+        ("--draw", "score=-10", "--draw: score=-10"),
+    ] {
+        let (code, out, err) = tenfold(&args(&[
+            "match",
+            "--engine",
+            "name=A,player=random",
+            "--engine",
+            "name=B,player=random",
+            option,
+            spec,
+        ]));
+        assert_eq!(code, 2, "{spec}: {out}{err}");
+        assert!(!out.contains("Finished game"), "{out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(named) && err.contains("out of range"), "{err}");
+    }
+}
+
+/// Draw adjudication waits until `movenumber` full moves have been played: cutechess-cli
+/// adjudicates when `plyCount / 2 >= movenumber`, so with `movenumber=3` the earliest is
+/// after Black's third move, ply 6.
+#[test]
+fn draw_adjudication_waits_for_movenumber_full_moves() {
+    let pgn = temp_path("draw-after.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        &engine("A", "play", 0),
+        "--engine",
+        &engine("Z", "play", 0),
+        "--each",
+        "st=2",
+        "--plies",
+        "0",
+        "--draw",
+        "movenumber=3 movecount=1 score=10",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]));
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[PlyCount \"6\"]").count(), 2, "{text}");
+    assert_eq!(
+        text.matches("{draw by score adjudication}").count(),
+        2,
+        "{text}"
+    );
+}
+
+/// `nodes=` reaches an XBoard engine as `nps`, which the CECP spec leaves "sent, to try
+/// it out" when the engine does not announce it: one that answers `Error (unknown
+/// command): nps` (Fairy-Max does) or announced `nps=0` cannot be given a node limit,
+/// and is refused with that reason before any game (README: "others are refused with
+/// that reason"), exit 2.
+#[test]
+fn an_xboard_engine_without_nps_is_refused_a_node_limit_before_any_game() {
+    for (mode, why) in [
+        ("nonps", "it answered `Error (unknown command): nps`"),
+        ("nps0", "it announced nps=0"),
+    ] {
+        let (code, out, err) = tenfold(&args(&[
+            "match",
+            "--engine",
+            &xb_engine("X", mode),
+            "--engine",
+            "name=R,player=random",
+            "--each",
+            "nodes=2000",
+            "--plies",
+            "0",
+            "--maxmoves",
+            "2",
+        ]));
+        assert_eq!(code, 2, "{mode}: {out}{err}");
+        assert!(!out.contains("Finished game"), "{out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("engine X: nodes= needs an XBoard engine that takes nps")
+                && err.contains(why),
+            "{mode}: {err}"
+        );
+    }
+    // The same engine plays a node-limited match when it takes nps.
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        &xb_engine("X", "coord"),
+        "--engine",
+        "name=R,player=random",
+        "--each",
+        "nodes=2000",
+        "--plies",
+        "0",
+        "--maxmoves",
+        "2",
+    ]));
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        out.matches("{draw by the 2-move limit}").count(),
+        2,
+        "{out}"
+    );
+}
+
+/// XBoard's `level` carries the period's length: the CECP spec's `level MPS BASE INC`
+/// has MPS "moves per time control", so `tc=4/10` is `level 4 0:10 0` even when book
+/// moves have already used one of the period's moves.
+#[test]
+fn xboard_level_carries_the_moves_per_period() {
+    let log = temp_path("xb-level.log");
+    let _ = std::fs::remove_file(&log);
+    let x = format!("{},arg={}", xb_engine("X", "coord"), log.display());
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        &x,
+        "--engine",
+        "name=R,player=random",
+        "--each",
+        "tc=4/10",
+        "--plies",
+        "2",
+        "--maxmoves",
+        "3",
+    ]));
+    assert_eq!(code, 0, "{out}{err}");
+    let heard = std::fs::read_to_string(&log).unwrap();
+    let levels: Vec<&str> = heard.lines().filter(|l| l.starts_with("level")).collect();
+    assert_eq!(levels, ["level 4 0:10 0", "level 4 0:10 0"], "{heard}");
+}
+
+/// `--sprt` judges two engines ("SPRT for two players", `--help`); a match of three is
+/// refused it before any game, one line, exit 2 (README: "a match of other than two
+/// engines is refused it"), rather than playing its whole schedule with the option
+/// silently dropped.
+#[test]
+fn sprt_with_other_than_two_engines_is_refused() {
+    let (code, out, err) = tenfold(&args(&[
+        "match",
+        "--engine",
+        "name=A,player=random",
+        "--engine",
+        "name=B,player=random",
+        "--engine",
+        "name=C,player=random",
+        "--maxmoves",
+        "2",
+        "--sprt",
+        "elo0=0 elo1=10",
+    ]));
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(!out.contains("Finished game"), "{out}");
+    assert_eq!(
+        err, "tenfold: --sprt needs exactly two engines, not 3\n",
         "{err}"
     );
 }

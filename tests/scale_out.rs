@@ -404,6 +404,76 @@ fn resume_refuses_a_pgn_of_another_match() {
     );
 }
 
+/// The arguments of a short random-vs-random match with `--seed seed`, `--plies plies`
+/// and `--pgnout pgn`.
+fn short_match(pgn: &str, seed: &str, plies: &str) -> Vec<String> {
+    [
+        "match",
+        "--engine",
+        "name=A,player=random",
+        "--engine",
+        "name=B,player=random",
+        "--games",
+        "4",
+        "--maxmoves",
+        "10",
+        "--seed",
+        seed,
+        "--plies",
+        plies,
+        "--pgnout",
+        pgn,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// `--resume` keeps only this match's games ("resumes to the same result", README): a
+/// game whose book moves are not the ones the schedule gives its pair (another
+/// `--seed`), whose moves do not replay under the rules, or whose Result the rules
+/// contradict is refused, one line naming file, line and why, exit 2, before any game.
+#[test]
+fn resume_refuses_games_this_match_did_not_play() {
+    let pgn = temp_path("other-seed.pgn").to_string_lossy().into_owned();
+    let _ = std::fs::remove_file(&pgn);
+    assert_eq!(tenfold(&short_match(&pgn, "1", "2")).0, 0);
+    let mut again = short_match(&pgn, "2", "2");
+    again.push("--resume".into());
+    let (code, out, err) = tenfold(&again);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(!out.contains("Finished game"), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("game at line 1: game 1 opens ") && err.contains("the schedule's book is"),
+        "{err}"
+    );
+
+    for (moves, why) in [
+        ("1. e4 e5 2. Ke3 1-0", "game 1 does not replay: ply 3: "),
+        (
+            "1. f3 e5 2. g4 Qh4# 1-0",
+            "game 1 does not replay: the game ends by checkmate (0-1) but Result is \"1-0\"",
+        ),
+    ] {
+        let hand = temp_path("hand-made.pgn").to_string_lossy().into_owned();
+        std::fs::write(
+            &hand,
+            format!(
+                "[Event \"m\"]\n[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n\
+                 [Result \"1-0\"]\n\n{moves}\n\n"
+            ),
+        )
+        .unwrap();
+        let mut resumed = short_match(&hand, "1", "0");
+        resumed.push("--resume".into());
+        let (code, out, err) = tenfold(&resumed);
+        assert_eq!(code, 2, "{moves}: {out}{err}");
+        assert!(!out.contains("Finished game"), "{out}");
+        assert!(err.contains(why), "{moves}: {err}");
+    }
+}
+
 /// `merge` adds up checked: a slice whose counts take the total past `u64::MAX` (edited
 /// by hand: no count that runs comes near it) is bad input naming its file, exit 2; the
 /// sum wrapped to a small total and passed with exit 0.

@@ -15,8 +15,8 @@ use std::time::Duration;
 /// Draw adjudication when `--draw` names no values: after move 40, 8 plies each, 10 cp.
 pub const DRAW_DEFAULTS: (u32, u32, i32) = (40, 8, 10);
 
-/// Resign adjudication when `--resign` names no values: 3 moves at 600 cp.
-pub const RESIGN_DEFAULTS: (u32, i32) = (3, 600);
+/// Resign adjudication when `--resign` names no values: 3 moves at 600 cp, one-sided.
+pub const RESIGN_DEFAULTS: (u32, i32, bool) = (3, 600, false);
 
 /// Why a match setting was refused; each message starts with the option it came from.
 #[derive(Debug, thiserror::Error)]
@@ -34,6 +34,28 @@ pub enum ConfigError {
     NotNumber {
         /// The option, e.g. `--draw`.
         option: &'static str,
+        /// The value as given.
+        value: String,
+    },
+    /// A number outside what the key allows.
+    #[error("{option}: {key}={value} is out of range ({allowed})")]
+    OutOfRange {
+        /// The option, e.g. `--resign`.
+        option: &'static str,
+        /// The key it was given for.
+        key: &'static str,
+        /// The value as given.
+        value: String,
+        /// What the key takes.
+        allowed: &'static str,
+    },
+    /// A value that is neither true nor false.
+    #[error("{option}: {key}=\"{value}\" is not true or false")]
+    NotBool {
+        /// The option, e.g. `--resign`.
+        option: &'static str,
+        /// The key it was given for.
+        key: String,
         /// The value as given.
         value: String,
     },
@@ -178,14 +200,35 @@ pub fn sprt(spec: Option<&str>) -> Result<Option<Sprt>, ConfigError> {
     Ok(spec.map(Sprt::parse).transpose()?)
 }
 
+/// Reads a `movecount` (at least 1: no moves at all would adjudicate every game at
+/// once, whatever its scores) or a `score` (at least 0, a distance from 0.00).
+fn in_range<T: std::str::FromStr + PartialOrd>(
+    value: &str,
+    option: &'static str,
+    key: &'static str,
+    least: T,
+    allowed: &'static str,
+) -> Result<T, ConfigError> {
+    let n: T = number(value, option)?;
+    if n < least {
+        return Err(ConfigError::OutOfRange {
+            option,
+            key,
+            value: value.to_string(),
+            allowed,
+        });
+    }
+    Ok(n)
+}
+
 /// Reads `--draw movenumber=40 movecount=8 score=10`; keys left out keep their defaults.
 pub fn draw(spec: &str) -> Result<(u32, u32, i32), ConfigError> {
     let (mut after, mut count, mut score) = DRAW_DEFAULTS;
     for (k, v) in key_values(spec, "--draw")? {
         match k.as_str() {
             "movenumber" => after = number(&v, "--draw")?,
-            "movecount" => count = number(&v, "--draw")?,
-            "score" => score = number(&v, "--draw")?,
+            "movecount" => count = in_range(&v, "--draw", "movecount", 1, "at least 1")?,
+            "score" => score = in_range(&v, "--draw", "score", 0, "at least 0")?,
             _ => {
                 return Err(ConfigError::UnknownKey {
                     option: "--draw",
@@ -198,23 +241,39 @@ pub fn draw(spec: &str) -> Result<(u32, u32, i32), ConfigError> {
     Ok((after, count, score))
 }
 
-/// Reads `--resign movecount=3 score=600`; keys left out keep their defaults.
-pub fn resign(spec: &str) -> Result<(u32, i32), ConfigError> {
-    let (mut count, mut score) = RESIGN_DEFAULTS;
+/// Reads `--resign movecount=3 score=600 twosided=false`; keys left out keep their
+/// defaults.
+pub fn resign(spec: &str) -> Result<(u32, i32, bool), ConfigError> {
+    let (mut count, mut score, mut twosided) = RESIGN_DEFAULTS;
     for (k, v) in key_values(spec, "--resign")? {
         match k.as_str() {
-            "movecount" => count = number(&v, "--resign")?,
-            "score" => score = number(&v, "--resign")?,
+            "movecount" => count = in_range(&v, "--resign", "movecount", 1, "at least 1")?,
+            // The score is a distance below zero: a negative one would resign engines
+            // that think they are winning.
+            "score" => score = in_range(&v, "--resign", "score", 0, "at least 0")?,
+            "twosided" => {
+                twosided = match v.as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(ConfigError::NotBool {
+                            option: "--resign",
+                            key: k,
+                            value: v,
+                        })
+                    }
+                }
+            }
             _ => {
                 return Err(ConfigError::UnknownKey {
                     option: "--resign",
                     key: k,
-                    known: "movecount, score",
+                    known: "movecount, score, twosided",
                 })
             }
         }
     }
-    Ok((count, score))
+    Ok((count, score, twosided))
 }
 
 /// Reads `--draw`, `--resign` and `--maxmoves` into one [`Adjudication`].
@@ -266,7 +325,7 @@ pub struct MatchArgs {
     /// Draw adjudication: `movenumber=40 movecount=8 score=10`.
     #[arg(long)]
     pub draw: Option<String>,
-    /// Resign adjudication: `movecount=3 score=600`.
+    /// Resign adjudication: `movecount=3 score=600` (an engine whose own score stays that far below zero for that many moves loses; `twosided=true`: only when its opponent's scores agree).
     #[arg(long)]
     pub resign: Option<String>,
     /// Draw a game after this many moves.
@@ -399,14 +458,19 @@ mod tests {
     fn draw_and_resign_keep_defaults_for_keys_left_out() {
         assert_eq!(draw("").unwrap(), DRAW_DEFAULTS);
         assert_eq!(draw("movenumber=30,score=5").unwrap(), (30, 8, 5));
-        assert_eq!(resign("movecount=5").unwrap(), (5, 600));
+        assert_eq!(resign("movecount=5").unwrap(), (5, 600, false));
+        assert_eq!(resign("twosided=true").unwrap(), (3, 600, true));
+        assert_eq!(
+            resign("twosided=yes").unwrap_err().to_string(),
+            "--resign: twosided=\"yes\" is not true or false"
+        );
         assert_eq!(
             draw("moves=3").unwrap_err().to_string(),
             "--draw: unknown key \"moves\" (movenumber, movecount, score)"
         );
         assert_eq!(
             resign("movenumber=3").unwrap_err().to_string(),
-            "--resign: unknown key \"movenumber\" (movecount, score)"
+            "--resign: unknown key \"movenumber\" (movecount, score, twosided)"
         );
         let a = adjudication(Some("score=20"), None, Some(100)).unwrap();
         assert_eq!(a.draw, Some((40, 8, 20)));
@@ -495,7 +559,7 @@ mod tests {
         assert!(cfg.round_robin && cfg.random_order);
         assert_eq!(cfg.total_games(), 2 * 2 * 2 * 3);
         assert_eq!(cfg.adjudication.draw, Some((40, 8, 5)));
-        assert_eq!(cfg.adjudication.resign, Some((4, 600)));
+        assert_eq!(cfg.adjudication.resign, Some((4, 600, false)));
         assert_eq!(cfg.adjudication.max_moves, Some(90));
         assert_eq!(cfg.each.movetime, Some(Duration::from_millis(200)));
         assert_eq!(cfg.sprt.unwrap().elo1, 10.0);

@@ -254,6 +254,17 @@ fn uci_score(line: &str) -> Option<i32> {
     }
 }
 
+/// Which line of a MultiPV search an `info` line reports (1 when it names none): only
+/// line 1 is the engine's best move and score (UCI: "for the best move/pv add
+/// `multipv 1`"), the others are alternatives it rejected.
+fn pv_number(line: &str) -> u32 {
+    let toks: Vec<&str> = line.split_whitespace().collect();
+    toks.iter()
+        .position(|&t| t == "multipv")
+        .and_then(|i| toks.get(i + 1)?.parse().ok())
+        .unwrap_or(1)
+}
+
 /// The games of a UCI `option name UCI_Variant type combo … var A var B` line.
 fn uci_variants(line: &str) -> Option<Vec<String>> {
     let rest = line.strip_prefix("option name UCI_Variant ")?;
@@ -413,7 +424,7 @@ impl Player for UciEngine {
         loop {
             let l = p.recv(deadline)?;
             let t = l.trim();
-            if t.starts_with("info") {
+            if t.starts_with("info") && pv_number(t) == 1 {
                 if let Some(s) = uci_score(t) {
                     score = Some(s);
                     let f: Vec<&str> = t.split_whitespace().collect();
@@ -450,28 +461,18 @@ impl Drop for UciEngine {
     }
 }
 
-/// What an XBoard engine announced with `feature` (the spec's defaults otherwise).
-#[derive(Debug, Clone)]
+/// What an XBoard engine announced with `feature` (the spec's defaults otherwise: off,
+/// and `nps` to be tried).
+#[derive(Debug, Clone, Default)]
 struct Features {
     usermove: bool,
     setboard: bool,
     ping: bool,
-    /// `nps=1`: a node limit can be set through `nps`.
-    nps: bool,
+    /// `nps=1` or `nps=0`: whether a node limit can be set through `nps`; None until
+    /// announced or tried (the spec's default is "sent, to try it out").
+    nps: Option<bool>,
     /// `variants="…"`: the games it accepts (unset: every game, as the spec says).
     variants: Option<Vec<String>>,
-}
-
-impl Default for Features {
-    fn default() -> Features {
-        Features {
-            usermove: false,
-            setboard: false,
-            ping: false,
-            nps: true,
-            variants: None,
-        }
-    }
 }
 
 /// `key=value` pairs of a `feature` line (values may be quoted and hold spaces).
@@ -556,7 +557,7 @@ impl XboardEngine {
                     "usermove" => self.features.usermove = on,
                     "setboard" => self.features.setboard = on,
                     "ping" => self.features.ping = on,
-                    "nps" => self.features.nps = on,
+                    "nps" => self.features.nps = Some(on),
                     "variants" => {
                         self.features.variants =
                             Some(v.split(',').map(|x| x.trim().to_string()).collect())
@@ -599,6 +600,51 @@ impl XboardEngine {
         loop {
             if p.recv(deadline)?.trim() == want {
                 return Ok(());
+            }
+        }
+    }
+
+    /// Sets a node budget with `nps n`. An engine that announced neither `nps=1` nor
+    /// `nps=0` is tried, as the spec says, with a `ping` behind it: an `Error … nps`
+    /// before the `pong` (Fairy-Max: `Error (unknown command): nps`) refuses it.
+    fn set_nps(&mut self, n: u64) -> Result<(), PlayerError> {
+        let refused = |why: &str| {
+            PlayerError::Unsupported(format!(
+                "nodes= needs an XBoard engine that takes nps (feature nps=1): {why}"
+            ))
+        };
+        match self.features.nps {
+            Some(false) => return Err(refused("it announced nps=0")),
+            None if !self.features.ping => {
+                return Err(refused(
+                    "it did not announce nps=1, and without ping it cannot be tried",
+                ))
+            }
+            _ => {}
+        }
+        self.ping += 1;
+        let tag = self.ping;
+        let p = self
+            .proc
+            .as_mut()
+            .ok_or_else(|| PlayerError::Protocol("not started".into()))?;
+        p.send(&format!("nps {n}"))?;
+        if self.features.nps == Some(true) {
+            return Ok(());
+        }
+        p.send(&format!("ping {tag}"))?;
+        let want = format!("pong {tag}");
+        let deadline = Instant::now() + HANDSHAKE;
+        loop {
+            let l = p.recv(deadline)?;
+            let t = l.trim();
+            if t == want {
+                self.features.nps = Some(true);
+                return Ok(());
+            }
+            if t.starts_with("Error") && t.contains("nps") {
+                self.features.nps = Some(false);
+                return Err(refused(&format!("it answered `{t}`")));
             }
         }
     }
@@ -674,11 +720,6 @@ impl Player for XboardEngine {
         moves: &[String],
         limit: &Limit,
     ) -> Result<Reply, PlayerError> {
-        if limit.nodes.is_some() && !self.features.nps {
-            return Err(PlayerError::Protocol(
-                "nodes= needs an XBoard engine that announces feature nps=1".into(),
-            ));
-        }
         // The moves played since the engine last heard, in its notation.
         let mut game = self
             .pos
@@ -699,6 +740,9 @@ impl Player for XboardEngine {
         }
         let first = !self.level_sent;
         self.level_sent = true;
+        if let (true, Some(n)) = (first, limit.nodes) {
+            self.set_nps(n)?;
+        }
         let p = self
             .proc
             .as_mut()
@@ -707,18 +751,20 @@ impl Player for XboardEngine {
             if let Some(d) = limit.depth {
                 p.send(&format!("sd {d}"))?;
             }
-            if let Some(n) = limit.nodes {
-                // CECP has no node limit; `nps` makes the engine count time in nodes, so
-                // one second of thinking is exactly `n` nodes.
-                p.send(&format!("nps {n}"))?;
+            if limit.nodes.is_some() {
+                // CECP has no node limit; `nps` (sent above) makes the engine count time
+                // in nodes, so one second of thinking is exactly `n` nodes.
                 p.send("st 1")?;
             } else if let Some(mt) = limit.movetime {
                 p.send(&format!("st {}", mt.as_secs_f64().max(0.01)))?;
             } else if let (Some(t), Some(_)) = (limit.time, limit.opp_time) {
                 let base = t.as_secs().max(1);
+                // CECP's `level MPS BASE INC`: MPS is the period's length, after which the
+                // engine's clock refills; the moves left in this period reach the engine
+                // by the moves it hears (book moves included, as on the referee's clock).
                 p.send(&format!(
                     "level {} {}:{:02} {}",
-                    limit.moves_to_go.unwrap_or(0),
+                    limit.period_moves,
                     base / 60,
                     base % 60,
                     limit.inc.as_secs_f64()
@@ -741,15 +787,14 @@ impl Player for XboardEngine {
                 // Out of the engine's time: it must not think on while the referee
                 // checks the move and the opponent thinks.
                 p.send("force")?;
-                let game = self.pos.as_mut().expect("kept above");
-                let Ok(mv) = crate::protocol::cecp_move::from_cecp(game, text) else {
-                    // The referee names the illegal move; the game ends there.
-                    return Ok(Reply {
-                        mv: text.to_string(),
-                        score_cp: score,
-                        depth,
-                    });
-                };
+                let game = self
+                    .pos
+                    .as_mut()
+                    .ok_or_else(|| PlayerError::Protocol("think before new_game".into()))?;
+                // Read here, and only here, so the engine's game and the referee's take
+                // the same move or none: a refused move ends the game as an infraction.
+                let mv = crate::protocol::cecp_move::from_cecp_or_san(game, text)
+                    .map_err(|e| PlayerError::IllegalMove(e.to_string()))?;
                 let mv_text = game.move_to_string(mv);
                 game.make_move(mv);
                 self.sent += 1;
@@ -775,6 +820,13 @@ impl Player for XboardEngine {
                     score = Some(s);
                 }
             }
+        }
+    }
+
+    fn check_limit(&mut self, limit: &Limit) -> Result<(), PlayerError> {
+        match limit.nodes {
+            Some(n) => self.set_nps(n),
+            None => Ok(()),
         }
     }
 

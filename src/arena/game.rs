@@ -118,6 +118,7 @@ pub fn play_game(
             opp_time: clock[opp].or(clock[me]),
             inc: tc.inc,
             moves_to_go,
+            period_moves: tc.moves,
             movetime: tc.movetime,
             depth: tc.depth,
             nodes: tc.nodes,
@@ -133,19 +134,22 @@ pub fn play_game(
                 record.termination = match e {
                     PlayerError::Hung => "stalled connection".into(),
                     PlayerError::Resigned => String::new(),
+                    PlayerError::IllegalMove(_) => "rules infraction".into(),
                     _ => "abandoned".into(),
                 };
                 record.reason = format!("{} {e}", names[me]);
                 break;
             }
         };
+        // A fixed time per move is a clock that is full at every move (cutechess-cli's
+        // st=): a move later than it and the margin is as much a flag fall.
+        if clock[me].or(tc.movetime).is_some_and(|t| used > t + margin) {
+            record.result = Some(loss_of(side));
+            record.termination = "time forfeit".into();
+            record.reason = format!("{} lost on time", names[me]);
+            break;
+        }
         if let Some(t) = clock[me] {
-            if used > t + margin {
-                record.result = Some(loss_of(side));
-                record.termination = "time forfeit".into();
-                record.reason = format!("{} lost on time", names[me]);
-                break;
-            }
             let mut left = t.saturating_sub(used) + tc.inc;
             // This side just made its (played + 1)th move: a new period may begin.
             if tc.moves > 0 && (played + 1).is_multiple_of(tc.moves) {
@@ -165,9 +169,17 @@ pub fn play_game(
         record.moves.push(pos.move_to_string(mv));
         record.comments.push(Some(move_comment(&reply, used)));
         pos.make_move(mv);
+        // The rules speak before the adjudicator (cutechess-cli asks the board first): a
+        // mate or stalemate must not be scored by the engines' opinion of it.
+        if pos.game_result().is_some() {
+            continue;
+        }
         if let Some(s) = reply.score_cp {
             scores[me].push(s);
-            if let Some(r) = adjudicate(adj, &scores, me, played + 1) {
+            // Full moves played, this one counted: cutechess-cli's plyCount / 2 (a White
+            // move is half of one).
+            let full = (record.moves.len() / 2) as u32;
+            if let Some(r) = adjudicate(adj, &scores, me, full) {
                 record.result = Some(match r {
                     Adjudged::Draw => GameResult::Draw,
                     Adjudged::Resign(c) => {
@@ -252,14 +264,25 @@ enum Adjudged {
     Resign(usize),
 }
 
+/// The score adjudication after a move of `mover`, `full_moves` full moves into the
+/// game; None when the game goes on.
 fn adjudicate(
     adj: &Adjudication,
     scores: &[Vec<i32>; 2],
     mover: usize,
-    fullmove: u32,
+    full_moves: u32,
 ) -> Option<Adjudged> {
     let other = 1 - mover;
-    if let Some((count, score)) = adj.resign {
+    if let Some((count, score, false)) = adj.resign {
+        // cutechess-cli's rule: the engine's own word is enough, so a lost engine
+        // resigns against an opponent that gives no score or is slower to see the win.
+        let n = count as usize;
+        let a = &scores[mover];
+        if a.len() >= n && a[a.len() - n..].iter().all(|&s| s <= -score) {
+            return Some(Adjudged::Resign(mover));
+        }
+    }
+    if let Some((count, score, true)) = adj.resign {
         let n = count as usize;
         let (a, b) = (&scores[mover], &scores[other]);
         if a.len() >= n && b.len() >= n {
@@ -277,7 +300,7 @@ fn adjudicate(
     }
     if let Some((after, count, score)) = adj.draw {
         let n = count as usize;
-        if fullmove >= after
+        if full_moves >= after
             && scores
                 .iter()
                 .all(|s| s.len() >= n && s[s.len() - n..].iter().all(|&x| x.abs() <= score))

@@ -47,9 +47,10 @@ pub struct Adjudication {
     /// Draw when both engines' |score| ≤ `draw_score` for `draw_count` plies each, after
     /// move `draw_after`.
     pub draw: Option<(u32, u32, i32)>,
-    /// A side resigns when its score ≤ −`score` for `count` consecutive moves and the
-    /// opponent agrees (≥ `score`).
-    pub resign: Option<(u32, i32)>,
+    /// (`count`, `score`, `twosided`): an engine resigns when its own score is ≤ −`score`
+    /// for `count` consecutive moves of its own, as in cutechess-cli; with `twosided`
+    /// only when the opponent's last `count` scores agree (≥ `score`).
+    pub resign: Option<(u32, i32, bool)>,
     /// Draw after this many full moves.
     pub max_moves: Option<u32>,
 }
@@ -155,6 +156,16 @@ impl MatchConfig {
         order
     }
 
+    /// The opening moves pair `pair`'s games play from `base`, its start position:
+    /// `plies` random ones drawn from the pair's own stream, or none.
+    pub fn opening_moves(&self, v: &Arc<Variant>, pair: usize, base: &str) -> Vec<String> {
+        if self.plies == 0 {
+            return Vec::new();
+        }
+        let mut rng = Rng::new(mix(self.seed, STREAM_OPENING, pair as u64));
+        random_opening_moves(v, base, self.plies, &mut rng)
+    }
+
     /// The start position of pair `pair`'s games: opening k of the (shuffled) book,
     /// cycling, or the variant's start.
     pub fn opening_of(&self, pair: usize, order: &[usize], start: &str) -> String {
@@ -207,12 +218,7 @@ impl Schedule<'_> {
             let cfg = self.cfg;
             let (a, b) = cfg.colours(first)?;
             let base = cfg.opening_of(pair, &self.book, &self.v.start_fen);
-            let moves = if cfg.plies > 0 {
-                let mut rng = Rng::new(mix(cfg.seed, STREAM_OPENING, pair as u64));
-                random_opening_moves(&self.v, &base, cfg.plies, &mut rng)
-            } else {
-                Vec::new()
-            };
+            let moves = cfg.opening_moves(&self.v, pair, &base);
             let job = |index: usize, white: usize, black: usize| Job {
                 index,
                 pair,
@@ -364,6 +370,9 @@ pub enum MatchError {
     /// Fewer than two players.
     #[error("a match needs at least two --engine")]
     TooFewEngines,
+    /// An SPRT asked of a match of more than two players, which it cannot judge.
+    #[error("--sprt needs exactly two engines, not {0}")]
+    SprtNeedsTwo(usize),
     /// Two players share a name, which would make the results ambiguous.
     #[error("engine names must be unique (use name=…)")]
     DuplicateNames,
@@ -402,6 +411,11 @@ fn time_controls(cfg: &MatchConfig) -> Result<Vec<TimeControl>, MatchError> {
     if cfg.engines.len() < 2 {
         return Err(MatchError::TooFewEngines);
     }
+    // Refused rather than dropped: a run meant to stop at a verdict would play its whole
+    // schedule without one.
+    if cfg.sprt.is_some() && cfg.engines.len() != 2 {
+        return Err(MatchError::SprtNeedsTwo(cfg.engines.len()));
+    }
     let mut names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
     names.sort();
     names.dedup();
@@ -427,17 +441,27 @@ fn time_controls(cfg: &MatchConfig) -> Result<Vec<TimeControl>, MatchError> {
 
 /// Starts each player once and readies it for a game of the match's variant, as
 /// cutechess-cli stops at an engine it cannot start: a wrong path, a protocol the program
-/// does not speak or a variant it does not know is one error before any game, not a
-/// forfeit in every game. An engine that starts and later crashes still loses its game.
-fn preflight(cfg: &MatchConfig, start_fen: &str) -> Result<(), MatchError> {
+/// does not speak, a variant it does not know or a limit it cannot take is one error
+/// before any game, not a forfeit in every game. An engine that starts and later
+/// crashes still loses its game.
+fn preflight(cfg: &MatchConfig, tcs: &[TimeControl], start_fen: &str) -> Result<(), MatchError> {
     std::thread::scope(|s| {
         let checks: Vec<_> = cfg
             .engines
             .iter()
-            .map(|e| {
+            .zip(tcs)
+            .map(|(e, tc)| {
                 s.spawn(move || {
                     let mut p = make_player(e, cfg.seed, &cfg.variant_files);
-                    let r = p.new_game(&cfg.variant, start_fen);
+                    // A limit the engine cannot take (an XBoard engine without nps under
+                    // nodes=) would forfeit every game: it is refused here instead.
+                    let limit = player::Limit {
+                        nodes: tc.nodes,
+                        ..Default::default()
+                    };
+                    let r = p
+                        .new_game(&cfg.variant, start_fen)
+                        .and_then(|()| p.check_limit(&limit));
                     p.quit();
                     r.map_err(|source| MatchError::Start {
                         engine: e.name.clone(),
@@ -462,7 +486,7 @@ pub fn run_match_from(
 ) -> Result<MatchResult, MatchError> {
     let v = registry::get(&cfg.variant)?;
     let tcs = time_controls(cfg)?;
-    let checked = preflight(cfg, &v.start_fen);
+    let checked = preflight(cfg, &tcs, &v.start_fen);
     engine::await_signal_exit();
     checked?;
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();

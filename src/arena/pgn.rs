@@ -488,6 +488,12 @@ pub enum CheckError {
 /// Replays one game under Tenfold's rules, as `default` when it has no Variant tag;
 /// Ok(number of moves) or why it fails.
 pub fn check_game(g: &PgnGame, default: &Arc<Variant>) -> Result<usize, CheckError> {
+    replay(g, default).map(|moves| moves.len())
+}
+
+/// [`check_game`]'s replay: the game's moves in Tenfold's coordinates, or why it fails
+/// (a move illegal or after an end by rule, a Result the rules contradict).
+pub fn replay(g: &PgnGame, default: &Arc<Variant>) -> Result<Vec<String>, CheckError> {
     if let Some(d) = &g.defect {
         return Err(CheckError::Unreadable(d.clone()));
     }
@@ -502,6 +508,7 @@ pub fn check_game(g: &PgnGame, default: &Arc<Variant>) -> Result<usize, CheckErr
         Some(f) => Position::from_fen(&v, f)?,
         None => Position::startpos(&v),
     };
+    let mut played = Vec::with_capacity(g.moves.len());
     for (i, m) in g.moves.iter().enumerate() {
         // The referee (`tenfold match`) stops a game at every end by rule, so a move
         // after one is no move of the game.
@@ -516,6 +523,7 @@ pub fn check_game(g: &PgnGame, default: &Arc<Variant>) -> Result<usize, CheckErr
         let mv = pos
             .parse_any(m)
             .map_err(|source| CheckError::Move { ply: i + 1, source })?;
+        played.push(pos.move_to_string(mv));
         pos.make_move(mv);
     }
     let tag = g.tag("Result").unwrap_or("*");
@@ -536,7 +544,7 @@ pub fn check_game(g: &PgnGame, default: &Arc<Variant>) -> Result<usize, CheckErr
             });
         }
     }
-    Ok(g.moves.len())
+    Ok(played)
 }
 
 /// Why a PGN file could not be read or written.

@@ -16,6 +16,8 @@ pub struct Limit {
     pub inc: Duration,
     /// Moves until the next time control, if the control is by moves.
     pub moves_to_go: Option<u32>,
+    /// Moves per period of the time control (0: one period for the whole game).
+    pub period_moves: u32,
     /// Fixed time per move.
     pub movetime: Option<Duration>,
     /// Fixed depth.
@@ -49,9 +51,15 @@ pub enum PlayerError {
     /// It said something the protocol does not allow.
     #[error("protocol error: {0}")]
     Protocol(String),
+    /// It sent a move that is no legal move here; the referee never takes it.
+    #[error("played {0}")]
+    IllegalMove(String),
     /// It resigned.
     #[error("resigns")]
     Resigned,
+    /// It cannot play under the match's limits (the reason says which and why).
+    #[error("{0}")]
+    Unsupported(String),
     /// It could not be started or set up.
     #[error("cannot start: {0}")]
     Start(String),
@@ -71,6 +79,11 @@ pub trait Player: Send {
         moves: &[String],
         limit: &Limit,
     ) -> Result<Reply, PlayerError>;
+    /// Checks, after `new_game`, that the player can play under `limit`; an XBoard
+    /// engine tries a node limit's `nps`.
+    fn check_limit(&mut self, _limit: &Limit) -> Result<(), PlayerError> {
+        Ok(())
+    }
     /// Ends the player (and its process, if any).
     fn quit(&mut self);
 }

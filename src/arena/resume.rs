@@ -2,11 +2,13 @@
 //! so that only the rest are played. Each game is appended whole in one write; a game
 //! torn by a crash mid-write (the only way to get one) is cut off the file's end.
 
-use super::pgn::{parse_pgn, PgnGame};
+use super::pgn::{parse_pgn, replay, PgnGame};
 use super::slice::{bare_record, result_of_token};
 use super::{Finished, MatchConfig};
 use crate::core::input::{read_text, ReadError, MAX_LIST_BYTES};
-use std::collections::HashSet;
+use crate::variant::Variant;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// Why a match's PGN cannot be resumed from; each message names the file.
 #[derive(Debug, thiserror::Error)]
@@ -65,9 +67,10 @@ pub fn whole_prefix(text: &str) -> usize {
 }
 
 /// The games already in `path` (none if it does not exist yet), checked against the
-/// schedule of `cfg`: each is a game of this match's pairs, played by the engines the
-/// schedule gives it, from its opening, and none is there twice.
-pub fn load(path: &str, cfg: &MatchConfig, start_fen: &str) -> Result<Vec<Finished>, ResumeError> {
+/// schedule of `cfg` in variant `v`: each is a game of this match's pairs, played by
+/// the engines the schedule gives it, from its opening (start position and book moves),
+/// that replays under the rules to its result, and none is there twice.
+pub fn load(path: &str, cfg: &MatchConfig, v: &Arc<Variant>) -> Result<Vec<Finished>, ResumeError> {
     if !std::path::Path::new(path).exists() {
         return Ok(Vec::new());
     }
@@ -94,6 +97,8 @@ pub fn load(path: &str, cfg: &MatchConfig, start_fen: &str) -> Result<Vec<Finish
     })?;
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let (book, pairs) = (cfg.book_order(), cfg.pair_range());
+    // Both games of a pair share its book moves, which cost a search to draw.
+    let mut books = HashMap::new();
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for g in &games {
@@ -102,7 +107,7 @@ pub fn load(path: &str, cfg: &MatchConfig, start_fen: &str) -> Result<Vec<Finish
             line: g.line,
             why,
         };
-        let f = finished(g, cfg, &names, &book, start_fen).map_err(foreign)?;
+        let f = finished(g, cfg, &names, &book, v, &mut books).map_err(foreign)?;
         if !pairs.contains(&f.pair) {
             return Err(foreign(format!(
                 "game {} is outside pairs {}..{}",
@@ -117,14 +122,17 @@ pub fn load(path: &str, cfg: &MatchConfig, start_fen: &str) -> Result<Vec<Finish
     Ok(out)
 }
 
-/// One PGN game as the match game it claims to be, or why it is not one.
+/// One PGN game as the match game it claims to be, or why it is not one; `books` keeps
+/// the book moves of the pairs met so far.
 fn finished(
     g: &PgnGame,
     cfg: &MatchConfig,
     names: &[String],
     book: &[usize],
-    start_fen: &str,
+    v: &Arc<Variant>,
+    books: &mut HashMap<usize, Vec<String>>,
 ) -> Result<Finished, String> {
+    let start_fen = v.start_fen.as_str();
     let number: usize = g
         .tag("Round")
         .and_then(|r| r.parse().ok())
@@ -154,6 +162,19 @@ fn finished(
             "game {number} starts from {fen}, the schedule from {opening}"
         ));
     }
+    // What `pgn --check` checks: a game that does not replay, or whose result the rules
+    // contradict, was not played by this referee.
+    let moves = replay(g, v).map_err(|e| format!("game {number} does not replay: {e}"))?;
+    let want = books
+        .entry(pair)
+        .or_insert_with(|| cfg.opening_moves(v, pair, &opening));
+    if moves.get(..want.len()) != Some(&want[..]) {
+        return Err(format!(
+            "game {number} opens {}, the schedule's book is {}",
+            line(&moves[..want.len().min(moves.len())]),
+            line(want)
+        ));
+    }
     let result = result_of_token(&g.result).ok_or(format!("result \"{}\" unknown", g.result))?;
     Ok(Finished {
         number,
@@ -162,6 +183,15 @@ fn finished(
         black,
         record: bare_record(names, white, black, result),
     })
+}
+
+/// Moves as one line of text, `(none)` for no moves.
+fn line(moves: &[String]) -> String {
+    if moves.is_empty() {
+        "(none)".to_string()
+    } else {
+        moves.join(" ")
+    }
 }
 
 #[cfg(test)]

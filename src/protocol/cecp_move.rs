@@ -170,6 +170,18 @@ pub fn from_cecp(pos: &Position, text: &str) -> Result<Move, MoveError> {
     }
 }
 
+/// A move an engine sends: CECP coordinates, or SAN, which the spec allows as well
+/// (`move MOVE`: "either in coordinate notation … or in Standard Algebraic Notation"),
+/// read with CECP's rank numbers by the position's own lenient reader.
+pub fn from_cecp_or_san(pos: &Position, text: &str) -> Result<Move, MoveError> {
+    from_cecp(pos, text).or_else(|e| {
+        match shift_ranks(text.trim(), -rank_shift(pos.variant().board.ranks as u32)) {
+            Some(ours) => pos.parse_any(&ours),
+            None => Err(e),
+        }
+    })
+}
+
 /// The squares a multi-leg move visits and its promotion suffix: legs separated by
 /// commas (`c1e3,e3c1`) or XBoard's long form (`a1b2xc3xd4`). None for a move of one
 /// leg or text that is neither form.
