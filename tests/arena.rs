@@ -144,6 +144,25 @@ fn args(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
 
+/// `tenfold match` of players `a` and `b` with `extra` options: exit code, stdout, stderr.
+fn play(a: &str, b: &str, extra: &[&str]) -> (i32, String, String) {
+    let mut list = vec!["match", "--engine", a, "--engine", b];
+    list.extend_from_slice(extra);
+    tenfold(&args(&list))
+}
+
+/// [`play`] with no book plies and the games written to a fresh PGN file `name`; the
+/// match must succeed. Stdout and the PGN's text.
+fn play_to_pgn(name: &str, a: &str, b: &str, extra: &[&str]) -> (String, String) {
+    let pgn = temp_path(name);
+    let _ = std::fs::remove_file(&pgn);
+    let mut list = vec!["--plies", "0", "--pgnout", pgn.to_str().unwrap()];
+    list.extend_from_slice(extra);
+    let (code, out, err) = play(a, b, &list);
+    assert_eq!(code, 0, "{out}{err}");
+    (out, std::fs::read_to_string(&pgn).unwrap())
+}
+
 #[test]
 fn an_external_uci_engine_plays_and_its_games_replay() {
     let pgn = temp_path("a.pgn");
@@ -555,28 +574,13 @@ fn a_game_the_rules_end_is_scored_by_the_rules_not_by_adjudication() {
 /// (README: "a time loss (`--timemargin MS`) loses the game").
 #[test]
 fn a_move_later_than_st_and_the_margin_loses_on_time() {
-    let pgn = temp_path("st-late.pgn");
-    let _ = std::fs::remove_file(&pgn);
     let slow = engine_with("X", "play", 0, &["sleep=0.6"]);
-    let (code, out, err) = tenfold(&args(&[
-        "match",
-        "--engine",
+    let (_, text) = play_to_pgn(
+        "st-late.pgn",
         &slow,
-        "--engine",
         "name=R,player=random",
-        "--each",
-        "st=0.1",
-        "--timemargin",
-        "100",
-        "--plies",
-        "0",
-        "--maxmoves",
-        "3",
-        "--pgnout",
-        pgn.to_str().unwrap(),
-    ]));
-    assert_eq!(code, 0, "{out}{err}");
-    let text = std::fs::read_to_string(&pgn).unwrap();
+        &["--each", "st=0.1", "--timemargin", "100", "--maxmoves", "3"],
+    );
     assert_eq!(
         text.matches("[Termination \"time forfeit\"]").count(),
         2,
@@ -591,25 +595,12 @@ fn a_move_later_than_st_and_the_margin_loses_on_time() {
 /// move that is not legal in its own game with "Illegal move").
 #[test]
 fn an_xboard_engine_may_move_in_san() {
-    let pgn = temp_path("xb-san.pgn");
-    let _ = std::fs::remove_file(&pgn);
-    let (code, out, err) = tenfold(&args(&[
-        "match",
-        "--engine",
+    let (_, text) = play_to_pgn(
+        "xb-san.pgn",
         &xb_engine("X", "san"),
-        "--engine",
         "name=R,player=random",
-        "--each",
-        "st=2",
-        "--plies",
-        "0",
-        "--maxmoves",
-        "4",
-        "--pgnout",
-        pgn.to_str().unwrap(),
-    ]));
-    assert_eq!(code, 0, "{out}{err}");
-    let text = std::fs::read_to_string(&pgn).unwrap();
+        &["--each", "st=2", "--maxmoves", "4"],
+    );
     assert_eq!(
         text.matches("{draw by the 4-move limit}").count(),
         2,
@@ -625,27 +616,19 @@ fn an_xboard_engine_may_move_in_san() {
 /// −9.00 after line 1's +0.50, and the engine must neither show −9.00 nor resign on it.
 #[test]
 fn only_the_first_multipv_line_gives_the_score() {
-    let pgn = temp_path("multipv.pgn");
-    let _ = std::fs::remove_file(&pgn);
-    let (code, out, err) = tenfold(&args(&[
-        "match",
-        "--engine",
+    let (out, text) = play_to_pgn(
+        "multipv.pgn",
         &engine_with("M", "play", 0, &["score=50", "second=-900"]),
-        "--engine",
         &engine_with("Z", "play", 0, &["score=700"]),
-        "--each",
-        "st=2",
-        "--plies",
-        "0",
-        "--maxmoves",
-        "4",
-        "--resign",
-        "movecount=2 score=600",
-        "--pgnout",
-        pgn.to_str().unwrap(),
-    ]));
-    assert_eq!(code, 0, "{out}{err}");
-    let text = std::fs::read_to_string(&pgn).unwrap();
+        &[
+            "--each",
+            "st=2",
+            "--maxmoves",
+            "4",
+            "--resign",
+            "movecount=2 score=600",
+        ],
+    );
     assert!(!text.contains("-9.00/"), "{text}");
     assert_eq!(text.matches("{+0.50/1 ").count(), 8, "{text}");
     assert!(!out.contains("resigns"), "{out}");
@@ -654,21 +637,20 @@ fn only_the_first_multipv_line_gives_the_score() {
 /// Plays a two-game match of a scripted engine `A` that scores −7.00 on every move
 /// against the random player (which gives no score), with `--resign resign`; stdout.
 fn losing_engine_against_random(resign: &str) -> String {
-    let (code, out, err) = tenfold(&args(&[
-        "match",
-        "--engine",
+    let (code, out, err) = play(
         &engine_with("A", "play", 0, &["score=-700"]),
-        "--engine",
         "name=R,player=random",
-        "--each",
-        "st=2",
-        "--plies",
-        "0",
-        "--maxmoves",
-        "10",
-        "--resign",
-        resign,
-    ]));
+        &[
+            "--each",
+            "st=2",
+            "--plies",
+            "0",
+            "--maxmoves",
+            "10",
+            "--resign",
+            resign,
+        ],
+    );
     assert_eq!(code, 0, "{out}{err}");
     out
 }
@@ -705,15 +687,11 @@ fn adjudication_counts_below_one_and_negative_scores_are_refused() {
         ("--draw", "movecount=0 movenumber=1", "--draw: movecount=0"),
         ("--draw", "score=-10", "--draw: score=-10"),
     ] {
-        let (code, out, err) = tenfold(&args(&[
-            "match",
-            "--engine",
+        let (code, out, err) = play(
             "name=A,player=random",
-            "--engine",
             "name=B,player=random",
-            option,
-            spec,
-        ]));
+            &[option, spec],
+        );
         assert_eq!(code, 2, "{spec}: {out}{err}");
         assert!(!out.contains("Finished game"), "{out}");
         assert_eq!(err.lines().count(), 1, "{err}");
@@ -726,25 +704,17 @@ fn adjudication_counts_below_one_and_negative_scores_are_refused() {
 /// after Black's third move, ply 6.
 #[test]
 fn draw_adjudication_waits_for_movenumber_full_moves() {
-    let pgn = temp_path("draw-after.pgn");
-    let _ = std::fs::remove_file(&pgn);
-    let (code, out, err) = tenfold(&args(&[
-        "match",
-        "--engine",
+    let (_, text) = play_to_pgn(
+        "draw-after.pgn",
         &engine("A", "play", 0),
-        "--engine",
         &engine("Z", "play", 0),
-        "--each",
-        "st=2",
-        "--plies",
-        "0",
-        "--draw",
-        "movenumber=3 movecount=1 score=10",
-        "--pgnout",
-        pgn.to_str().unwrap(),
-    ]));
-    assert_eq!(code, 0, "{out}{err}");
-    let text = std::fs::read_to_string(&pgn).unwrap();
+        &[
+            "--each",
+            "st=2",
+            "--draw",
+            "movenumber=3 movecount=1 score=10",
+        ],
+    );
     assert_eq!(text.matches("[PlyCount \"6\"]").count(), 2, "{text}");
     assert_eq!(
         text.matches("{draw by score adjudication}").count(),
@@ -760,23 +730,12 @@ fn draw_adjudication_waits_for_movenumber_full_moves() {
 /// that reason"), exit 2.
 #[test]
 fn an_xboard_engine_without_nps_is_refused_a_node_limit_before_any_game() {
+    const NODES_2000: &[&str] = &["--each", "nodes=2000", "--plies", "0", "--maxmoves", "2"];
     for (mode, why) in [
         ("nonps", "it answered `Error (unknown command): nps`"),
         ("nps0", "it announced nps=0"),
     ] {
-        let (code, out, err) = tenfold(&args(&[
-            "match",
-            "--engine",
-            &xb_engine("X", mode),
-            "--engine",
-            "name=R,player=random",
-            "--each",
-            "nodes=2000",
-            "--plies",
-            "0",
-            "--maxmoves",
-            "2",
-        ]));
+        let (code, out, err) = play(&xb_engine("X", mode), "name=R,player=random", NODES_2000);
         assert_eq!(code, 2, "{mode}: {out}{err}");
         assert!(!out.contains("Finished game"), "{out}");
         assert_eq!(err.lines().count(), 1, "{err}");
@@ -787,19 +746,7 @@ fn an_xboard_engine_without_nps_is_refused_a_node_limit_before_any_game() {
         );
     }
     // The same engine plays a node-limited match when it takes nps.
-    let (code, out, err) = tenfold(&args(&[
-        "match",
-        "--engine",
-        &xb_engine("X", "coord"),
-        "--engine",
-        "name=R,player=random",
-        "--each",
-        "nodes=2000",
-        "--plies",
-        "0",
-        "--maxmoves",
-        "2",
-    ]));
+    let (code, out, err) = play(&xb_engine("X", "coord"), "name=R,player=random", NODES_2000);
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(
         out.matches("{draw by the 2-move limit}").count(),
@@ -816,19 +763,11 @@ fn xboard_level_carries_the_moves_per_period() {
     let log = temp_path("xb-level.log");
     let _ = std::fs::remove_file(&log);
     let x = format!("{},arg={}", xb_engine("X", "coord"), log.display());
-    let (code, out, err) = tenfold(&args(&[
-        "match",
-        "--engine",
+    let (code, out, err) = play(
         &x,
-        "--engine",
         "name=R,player=random",
-        "--each",
-        "tc=4/10",
-        "--plies",
-        "2",
-        "--maxmoves",
-        "3",
-    ]));
+        &["--each", "tc=4/10", "--plies", "2", "--maxmoves", "3"],
+    );
     assert_eq!(code, 0, "{out}{err}");
     let heard = std::fs::read_to_string(&log).unwrap();
     let levels: Vec<&str> = heard.lines().filter(|l| l.starts_with("level")).collect();
