@@ -195,50 +195,16 @@ fn halfmove_clock_resets_when_a_switch_moves_a_pawn() {
 
 #[test]
 fn a_switch_promoting_both_pieces_names_the_switcher_first() {
-    // ArchMage notation (Tenfold's ruling for a case the rulings leave open): when both
-    // pieces of a switch promote, the switcher's new type is written, then the partner's.
-    // In ArchMage itself promotion is mandatory (M1), so no Mage or Prince stands
-    // unpromoted on rank 10; a table that makes it optional lets both stand there.
-    let table = r#"
-name = "archmage-optional"
-extends = "archmage"
-[[piece]]
-letter = "M"
-promotion = { ranks = [10], to = "W", mandatory_ranks = [] }
-[[piece]]
-letter = "I"
-promotion = { ranks = [10], to = "ALTG", mandatory_ranks = [] }
-"#;
-    let v = registry::load_text(table, "archmage-optional.toml").unwrap();
+    // ArchMage notation (Tenfold's ruling for a case the rulings leave open): a Mage on
+    // c10 and a Prince on e10, both unpromoted (only possible from a set-up FEN), may
+    // both promote: the switcher's new type, then the partner's.
     let fen = "2M1I5/10/10/10/10/10/10/10/10/k4K4[] w - - 0 1";
-    let mut p = Position::from_fen(&v, fen).unwrap();
-    let sw: Vec<String> = sorted_moves(&p)
+    let sw: Vec<String> = from(fen, "c10")
         .into_iter()
         .filter(|m| m.starts_with("c10e10"))
         .collect();
-    // Either, both or neither may promote; the Mage's W comes first.
-    let both = ["c10e10wa", "c10e10wg", "c10e10wl", "c10e10wt"];
-    assert!(both.iter().all(|m| sw.contains(&m.to_string())), "{sw:?}");
-    assert_eq!(sw.len(), 10, "{sw:?}");
-    p.play_moves("c10e10wl").unwrap();
-    assert!(p.fen().starts_with("2L1W5/"), "{}", p.fen());
-}
-
-#[test]
-fn a_piece_that_must_promote_never_stands_unpromoted_on_its_last_rank() {
-    // ArchMage M1: "Promotion is mandatory on reaching the last rank, by a move or by a
-    // switch", so a FEN with a White Pawn or Mage on rank 10 is no position of the game.
-    let v = registry::get("archmage").unwrap();
-    for fen in [
-        "k4P4/10/10/10/10/10/10/10/10/K9 w - - 0 1",
-        "k4M4/10/10/10/10/10/10/10/10/K9 w - - 0 1",
-        "k9/10/10/10/10/10/10/10/10/K4p4 w - - 0 1",
-    ] {
-        let e = Position::from_fen(&v, fen).err().expect(fen).to_string();
-        assert!(e.contains("would have promoted on arriving there"), "{e}");
-    }
-    // Black's Pawn on rank 10 is on its first rank: no promotion there.
-    assert!(Position::from_fen(&v, "k4p4/10/10/10/10/10/10/10/10/K9 w - - 0 1").is_ok());
+    assert_eq!(sw, vec!["c10e10wa", "c10e10wg", "c10e10wl", "c10e10wt"]);
+    assert!(after(fen, "c10e10wl").starts_with("2L1W5/"));
 }
 
 #[test]

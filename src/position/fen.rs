@@ -2,7 +2,7 @@
 //! pieces in hand in `[...]` after the placement.
 
 use crate::core::fen::read_placement;
-use crate::core::geometry::{Bitboard, Square};
+use crate::core::geometry::Bitboard;
 use crate::core::moves::{Color, Piece, PieceType};
 use crate::position::Position;
 use crate::variant::Variant;
@@ -145,18 +145,6 @@ impl Position {
             if def.confine.is_some_and(|r| !r[c].has(sq)) {
                 return Err(format!(
                     "{} on {} stands outside the region it may not leave",
-                    self.letter(p),
-                    bd.square_name(sq)
-                ));
-            }
-            if def
-                .promotion
-                .as_ref()
-                .is_some_and(|pr| pr.must_promote(c).has(sq))
-                && !made_on(v, p.kind(), c, sq)
-            {
-                return Err(format!(
-                    "{} on {} would have promoted on arriving there",
                     self.letter(p),
                     bd.square_name(sq)
                 ));
@@ -406,17 +394,6 @@ fn parse_zone_castling(
         i = j;
     }
     Ok(rights)
-}
-
-/// True when a piece of colour `c` can become type `t` by arriving on `sq`: some type
-/// promotes to it there, or changes into it on entering a region.
-fn made_on(v: &Variant, t: PieceType, c: usize, sq: Square) -> bool {
-    v.pieces.iter().any(|d| {
-        d.promotion
-            .as_ref()
-            .is_some_and(|pr| pr.zone[c].has(sq) && pr.to.contains(&t))
-            || d.becomes.is_some_and(|b| b.region[c].has(sq) && b.to == t)
-    })
 }
 
 impl Variant {
