@@ -63,8 +63,9 @@ impl Promotion {
         }
     }
 
-    /// The squares where a piece of colour `c` cannot stand unpromoted: arriving there
-    /// must promote (a mandatory rank outside the zone promotes nothing).
+    /// The squares where a piece of colour `c` arriving must promote, so that no move or
+    /// drop leaves it there unpromoted (a mandatory rank outside the zone promotes
+    /// nothing).
     #[inline]
     pub fn must_promote(&self, c: usize) -> Bitboard {
         self.zone[c] & self.mandatory[c]
