@@ -546,27 +546,29 @@ fn first_game_from(fen: &str, white: &str, black: &str, extra: &[&str]) -> Strin
 /// while both scores call for a draw.
 #[test]
 fn a_game_the_rules_end_is_scored_by_the_rules_not_by_adjudication() {
-    // Black's only move is Ka7; Kb5 then stalemates it.
-    let w = engine_with("W", "play", 0, &["prefer=a4b5", "score=-700"]);
-    let b = engine_with("Bl", "play", 0, &["score=700"]);
-    let line = first_game_from(
-        "k1Q5/8/8/8/K7/8/8/8 b - - 0 1",
-        &w,
-        &b,
-        &["--resign", "movecount=1 score=600"],
-    );
-    assert_eq!(line, "Finished game 1 (W vs Bl): 1/2-1/2 {stalemate}");
-
-    // Black's only move is Kg8; Ra8 then mates.
-    let w = engine_with("W", "play", 0, &["prefer=a1a8"]);
-    let b = engine_with("Bl", "play", 0, &[]);
-    let line = first_game_from(
-        "7k/8/6K1/8/8/8/8/R7 b - - 0 1",
-        &w,
-        &b,
-        &["--draw", "movenumber=1 movecount=1 score=10"],
-    );
-    assert_eq!(line, "Finished game 1 (W vs Bl): 1-0 {checkmate}");
+    for (fen, white, black, adjudication, ends) in [
+        // Black's only move is Ka7; Kb5 then stalemates it.
+        (
+            "k1Q5/8/8/8/K7/8/8/8 b - - 0 1",
+            ["prefer=a4b5", "score=-700"].as_slice(),
+            ["score=700"].as_slice(),
+            ["--resign", "movecount=1 score=600"],
+            "1/2-1/2 {stalemate}",
+        ),
+        // Black's only move is Kg8; Ra8 then mates.
+        (
+            "7k/8/6K1/8/8/8/8/R7 b - - 0 1",
+            ["prefer=a1a8"].as_slice(),
+            [].as_slice(),
+            ["--draw", "movenumber=1 movecount=1 score=10"],
+            "1-0 {checkmate}",
+        ),
+    ] {
+        let w = engine_with("W", "play", 0, white);
+        let b = engine_with("Bl", "play", 0, black);
+        let line = first_game_from(fen, &w, &b, &adjudication);
+        assert_eq!(line, format!("Finished game 1 (W vs Bl): {ends}"));
+    }
 }
 
 /// With `st=` a move that arrives later than the time per move plus `--timemargin`
