@@ -1,5 +1,5 @@
-//! Helpers shared by the integration tests (`mod common;` in each test file). Not every
-//! test file uses every helper.
+//! Helpers shared by the integration tests (`mod common;` in each test file, once in
+//! `games/main.rs` for the games' modules). Not every test file uses every helper.
 #![allow(dead_code)]
 
 use std::ffi::OsStr;

@@ -1,7 +1,6 @@
 //! Independent move generators, one per game, written from the rulings alone and sharing
-//! no code with `src/`; each `<game>_differential.rs` test compares the engine with its
-//! game's generator (`mod reference;`, then `reference::<game>`).
-// Each test binary uses one generator; the others are compiled in unused.
+//! no code with `src/`; each `games/<game>_differential.rs` test compares the engine
+//! with its game's generator (`reference::<game>`).
 #![allow(dead_code)]
 
 pub mod archmage;

@@ -6,7 +6,7 @@
 //! without making them, never answers false for a move that checks; and the search's
 //! per-position form of it (`check_squares`) answers as it does for every move.
 
-mod common;
+use crate::common;
 
 use common::Rng;
 use tenfold::core::moves::{MoveKind, MoveList};

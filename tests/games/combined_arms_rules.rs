@@ -1,7 +1,7 @@
 //! Combined Arms Brigade Chess, one ruling at a time (../shared/rules/combined-arms.md):
 //! a position, a move, the expected outcome.
 
-mod common;
+use crate::common;
 
 use common::sorted_moves as legal;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! ArchMage Chess rulings (../shared/rules/archmage.md): each test is a position, a move
 //! and what must follow, with the ruling it checks.
 
-mod common;
+use crate::common;
 
 use common::sorted_moves;
 use tenfold::registry;

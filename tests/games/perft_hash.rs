@@ -2,7 +2,7 @@
 //! every game's suite at small depth, counted through one small shared table (so entries
 //! are replaced and reused across lines), with one thread and with two.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use tenfold::perft::{count, Counting, PerftTable};

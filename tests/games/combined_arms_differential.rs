@@ -2,8 +2,8 @@
 //! `reference/combined_arms.rs` (mailbox, literal action sequences, no code shared with
 //! `src/`), on seeded random games, seeded random placements and the perft suite.
 
-mod common;
-mod reference;
+use crate::common;
+use crate::reference;
 
 use common::{assert_same_moves, suite, Rng};
 use reference::combined_arms as ca;

@@ -2,8 +2,8 @@
 //! `reference/augsburg.rs` on seeded random games (move lists and the FEN after every
 //! move) and on the perft suite.
 
-mod common;
-mod reference;
+use crate::common;
+use crate::reference;
 
 use common::{assert_same_moves, suite, Rng};
 use reference::augsburg::Game;

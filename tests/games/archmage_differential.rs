@@ -2,8 +2,8 @@
 //! `reference/archmage.rs` — move lists, FENs (hands, rights, en passant, clocks) and keys along
 //! seeded random games, and perft 2 on every line of `perft/archmage.epd`.
 
-mod common;
-mod reference;
+use crate::common;
+use crate::reference;
 
 use common::{sorted_moves, suite, Rng};
 use reference::archmage::Ref;

@@ -3,7 +3,7 @@
 //! make/unmake restores the position bit for bit (stack planes included) and the
 //! incremental Zobrist key equals the one computed from scratch.
 
-mod common;
+use crate::common;
 
 use common::{sorted_moves as legal, Rng};
 use std::sync::Arc;
@@ -460,7 +460,7 @@ fn make_unmake_keys_and_planes_stay_exact_through_random_games() {
 
 #[test]
 fn malformed_stacking_tables_are_refused_naming_the_key() {
-    let text = include_str!("../tables/augsburg.toml");
+    let text = include_str!("../../tables/augsburg.toml");
     for (from, to, why) in [
         (
             "composition = [1, 0]",

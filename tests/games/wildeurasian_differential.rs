@@ -2,8 +2,8 @@
 //! `reference/wildeurasian.rs` (written from the rulings) on seeded random games and on
 //! the perft suite.
 
-mod common;
-mod reference;
+use crate::common;
+use crate::reference;
 
 use common::{assert_same_moves, sorted_moves, suite, Rng};
 use reference::wildeurasian::Pos;

@@ -1,7 +1,7 @@
 //! The shot, path and flight table keys on small made-up games: what a table other
 //! than Combined Arms can ask for, and what it is refused.
 
-mod common;
+use crate::common;
 
 use common::sorted_moves;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! Wildeurasian Qi (../shared/rules/wildeurasian-qi.md), one test per ruling W1-W5: a
 //! position, a move, the expected outcome.
 
-mod common;
+use crate::common;
 
 use common::sorted_moves;
 use std::sync::Arc;
