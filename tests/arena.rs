@@ -782,19 +782,18 @@ fn xboard_level_carries_the_moves_per_period() {
 /// silently dropped.
 #[test]
 fn sprt_with_other_than_two_engines_is_refused() {
-    let (code, out, err) = tenfold(&args(&[
-        "match",
-        "--engine",
+    let (code, out, err) = play(
         "name=A,player=random",
-        "--engine",
         "name=B,player=random",
-        "--engine",
-        "name=C,player=random",
-        "--maxmoves",
-        "2",
-        "--sprt",
-        "elo0=0 elo1=10",
-    ]));
+        &[
+            "--engine",
+            "name=C,player=random",
+            "--maxmoves",
+            "2",
+            "--sprt",
+            "elo0=0 elo1=10",
+        ],
+    );
     assert_eq!(code, 2, "{out}{err}");
     assert!(!out.contains("Finished game"), "{out}");
     assert_eq!(
