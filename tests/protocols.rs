@@ -1331,6 +1331,23 @@ fn xboard_piece_lines_describe_paths_shots_and_flights() {
     assert!(tenfold::protocol::xboard::unchecked_mechanisms(&shako).is_empty());
 }
 
+/// XBoard reads direction letters on K and Q on an eight-point compass (moves.c: `fK` is
+/// the one step forward), Tenfold and Fairy-Stockfish give them to each part (`fK` is
+/// three moves forward). A table's `fK` reaches XBoard as `fWfF`, which both read alike,
+/// so XBoard's move check allows the same moves as Tenfold.
+#[test]
+fn xboard_gets_directions_on_k_written_per_part() {
+    let v = registry::load_text(
+        "name = \"braveguard\"\nextends = \"chess\"\nstart = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBGR w KQkq - 0 1\"\n\
+         [[piece]]\nletter = \"G\"\nname = \"Brave Guard\"\nbetza = \"fK\"\n",
+        "braveguard.toml",
+    )
+    .unwrap();
+    let t = v.type_of_letter('G').unwrap() as usize;
+    assert_eq!(v.pieces[t].betza, "fK", "the table's own text is kept");
+    assert_eq!(tenfold::protocol::xboard::piece_description(&v, t), "fWfF");
+}
+
 /// XBoard moves a described piece by its Betza alone (moves.c), so the rules Tenfold keeps
 /// apart from the pieces go into the `piece` lines: a pawn of a game with en passant takes
 /// it through an `e` capture (XBoard's own pawn is `fmWfceFifmnD`), and a king whose

@@ -9,6 +9,7 @@
 //! of `(files + 2) / 4`) or from an `O<n>` atom in the royal's description. Without these
 //! XBoard forfeits a legal en passant capture or castling as an invalid move.
 
+use crate::movement::betza;
 use crate::rules::castling::CastleRule;
 use crate::variant::Variant;
 
@@ -19,13 +20,22 @@ const FOREIGN_MODES: &str = "agpty";
 
 /// Piece `t`'s Betza with every capture marked as also taking en passant when the game
 /// has en passant and the piece takes by pawn rules (Tenfold's en passant is a
-/// pawn-rule piece's capturing leap onto a square an enemy pawn skipped); else as written.
+/// pawn-rule piece's capturing leap onto a square an enemy pawn skipped).
+///
+/// The Betza is the one Tenfold writes for the piece's moves, not the table's text:
+/// readers differ on some spellings (XBoard takes `fK` for the one step forward, Tenfold
+/// and Fairy-Stockfish for three moves), and the written form avoids them (`fWfF`).
 pub fn with_en_passant(v: &Variant, t: usize) -> String {
-    let own = &v.pieces[t].betza;
-    if v.en_passant && v.pieces[t].pawn {
-        mark_captures(own)
+    let def = &v.pieces[t];
+    let own = if def.atoms.is_empty() {
+        def.betza.clone()
     } else {
-        own.clone()
+        betza::to_betza(&def.atoms)
+    };
+    if v.en_passant && def.pawn {
+        mark_captures(&own)
+    } else {
+        own
     }
 }
 

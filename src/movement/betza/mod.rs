@@ -5,7 +5,9 @@
 //! list back in a canonical spelling that parses to the same set.
 //!
 //! Direction modifiers follow the table "directional modifiers" of XBoard's `Betza.html`
-//! (H. G. Muller), which Fairy-Stockfish's `from_betza` implements identically:
+//! (H. G. Muller); Fairy-Stockfish's `from_betza` reads the same wherever both define a
+//! spelling (a differential perft of 172 strings agreed, 2026-12-07), except on K and Q
+//! (below):
 //! * orthogonal atoms (W D H): `f b l r` are single moves, `v = fb`, `s = lr`, and any
 //!   combination such as `fs` or `fr` is the union of its letters;
 //! * diagonal atoms (F A G): `f b l r` are pairs (`fF` = both forward diagonals), a
@@ -18,9 +20,17 @@
 //!   `fh bh lh rh` are half-planes (`fhN` = all 4 forward moves) and `hl hr` the two
 //!   chiral quartets.
 //!
-//! Adjacent direction letters combine when they are equal or perpendicular ("if what was
-//! parsed up to now can combine with the next letter, it will"); doubling (`ffrrN`) keeps
-//! them apart. The shorthands K (= WF), R, B, Q apply the same modifiers to each component.
+//! Adjacent direction letters combine when they are equal, or when a single direction
+//! (`f b l r`) meets a perpendicular letter ("if what was parsed up to now can combine
+//! with the next letter, it will"); doubling (`ffrrN`) keeps them apart, and a set letter
+//! first joins what follows (`sfN` = `sN` + `fN`, as XBoard reads it).
+//!
+//! The shorthands K (= WF), R, B, Q apply the same modifiers to each component, as
+//! Fairy-Stockfish does for single letters (`fK` = `fWfF`, three moves). XBoard reads
+//! letters on K and Q on an eight-point compass instead (`fK` = the one step forward,
+//! `fsK` = the two forward diagonals), and the three readers differ on pairs such as
+//! `frK`. [`to_betza`] therefore never writes a direction letter on K or Q: its spelling,
+//! which the XBoard `piece` lines carry, reads the same in all three.
 //!
 //! Multi-leg `a` chains are accepted only where they map onto [`AtomKind::Bent`] or
 //! [`AtomKind::Lame`]: `yafsF` (one F step to an empty square, then an outward Rook slide:
@@ -142,13 +152,16 @@ fn is_dir_letter(c: char) -> bool {
     "fblrvsh".contains(c)
 }
 
-/// Whether direction letter `c` followed by `c2` forms one token.
+/// Whether direction letter `c` followed by `c2` forms one token. Only a single
+/// direction (`f b l r`, or `h`) opens a combination, as in XBoard's reader: a set
+/// letter (`v s`) followed by another letter is the union of the two (`sfN` = `sN` +
+/// `fN`, six moves), since the notation defines no `sf` or `vr` subset.
 fn combines(c: char, c2: char) -> bool {
     let vert = |c: char| "fbvh".contains(c);
     let horiz = |c: char| "lrsh".contains(c);
     is_dir_letter(c)
         && is_dir_letter(c2)
-        && (c == c2 || (vert(c) && horiz(c2)) || (horiz(c) && vert(c2)))
+        && (c == c2 || ("fblrh".contains(c) && ((vert(c) && horiz(c2)) || (horiz(c) && vert(c2)))))
 }
 
 /// A parsed modifier with its 0-based position.
@@ -1001,6 +1014,34 @@ mod tests {
         check("rfF", vec![at(L, 1, 1, B)]);
         check("blB", vec![at(R0, -1, -1, B)]);
         check("vF", all(L, 1, 1, B));
+    }
+
+    /// Betza.html: letters that do not combine select "their joined move sets"; XBoard's
+    /// reader combines a letter only after a single direction (`f b l r`), so a set
+    /// letter (`s`, `v`) first is a union: `sfN` is `sN` and `fN`, six moves.
+    #[test]
+    fn a_set_letter_first_joins_what_follows() {
+        let narrow_f = vec![at(L, 1, 2, B), at(L, -1, 2, B)];
+        check("sfN", cat(vec![parse("sN").unwrap(), narrow_f]));
+        check("vsN", all(L, 2, 1, B));
+        check("vrN", cat(vec![parse("vN").unwrap(), parse("rN").unwrap()]));
+        check("sfF", all(L, 1, 1, B));
+        // After a single direction the pair stays one token.
+        check("fsN", vec![at(L, 2, 1, B), at(L, -2, 1, B)]);
+    }
+
+    /// On K and Q the letters go to each part (as Fairy-Stockfish reads `fK`: three
+    /// forward moves); they are written per part, because XBoard reads `fK` on an
+    /// eight-point compass as the one step forward.
+    #[test]
+    fn directions_on_k_and_q_are_written_per_part() {
+        let fk = parse("fK").unwrap();
+        assert_eq!(set(fk.clone()), set(parse("fWfF").unwrap()));
+        assert_eq!(to_betza(&fk), "fWfF");
+        assert_eq!(to_betza(&parse("fQ").unwrap()), "fRfB");
+        assert_eq!(to_betza(&parse("mQcK").unwrap()), "cKmQ");
+        roundtrip("fsK");
+        roundtrip("frQ4");
     }
 
     #[test]

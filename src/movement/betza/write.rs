@@ -258,7 +258,11 @@ pub fn to_betza(atoms: &[Atom]) -> String {
         let ((initial, kind, li, mode), ref dirs) = entries[idx];
         let mergeable = matches!(kind, TermKind::Leap | TermKind::Ride(_) | TermKind::Hop(_));
         let mut both = false;
-        if mergeable && li == 0 {
+        // K and Q are merged only without direction letters: on them XBoard reads the
+        // letters on an eight-point compass (`fK` one step forward) while Tenfold and
+        // Fairy-Stockfish give them to each part (`fK` = `fWfF`); written per part, the
+        // moves read the same everywhere.
+        if mergeable && li == 0 && dirs.is_empty() {
             if let Some(j) = (0..entries.len()).find(|&j| {
                 !used[j] && entries[j].0 == (initial, kind, 1, mode) && entries[j].1 == *dirs
             }) {
