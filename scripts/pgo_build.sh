@@ -32,7 +32,7 @@ if [ ! -x "$profdata" ]; then
 fi
 
 # RUSTFLAGS replaces .cargo/config.toml's flags, so the machine's CPU is named again.
-cpu="-C target-cpu=native"
+cpu="-C target-cpu=native -C target-feature=-sse4a"
 rm -rf "$out/profiles"
 RUSTFLAGS="$cpu -C profile-generate=$out/profiles" \
     cargo build --release --quiet --target-dir "$out/instrumented"
