@@ -688,20 +688,34 @@ impl<W: Word> Position<W> {
 
     /// Zone castling: the rights after the move (see `ZoneCastling::rights_after`).
     fn update_zone_rights(&mut self, m: Move, us: Color, moved: Piece) {
-        let v = &self.v;
-        let Some(zc) = &v.zone_castling else { return };
         let before = self.castle_rooks;
-        let kinds = (
-            m.kind() == MoveKind::Castle,
-            m.kind() == MoveKind::Drop,
-            v.royal_mask >> moved.kind() & 1 != 0,
-        );
-        let rights = zc.rights_after(before, us, (m.from(), m.to()), kinds);
+        let rights = self.zone_rights_after(m, us, moved, before);
         if rights != before {
             for s in (rights ^ before).iter() {
                 self.key ^= ZOBRIST.castle_square[s.idx()];
             }
             self.castle_rooks = rights;
         }
+    }
+
+    /// Zone castling's rights after `m` by `us`, which moved `moved` (none for castling
+    /// and drops), from the rights `before`; `before` itself without zone castling.
+    pub(super) fn zone_rights_after(
+        &self,
+        m: Move,
+        us: Color,
+        moved: Piece,
+        before: Bitboard<W>,
+    ) -> Bitboard<W> {
+        let v = &self.v;
+        let Some(zc) = &v.zone_castling else {
+            return before;
+        };
+        let kinds = (
+            m.kind() == MoveKind::Castle,
+            m.kind() == MoveKind::Drop,
+            v.royal_mask >> moved.kind() & 1 != 0,
+        );
+        zc.rights_after(before, us, (m.from(), m.to()), kinds)
     }
 }

@@ -167,6 +167,7 @@ impl<W: Word> Worker<W> {
                     .eval
                     .has_pieces(&self.pos, self.pos.side_to_move())
             {
+                self.shared.tt.prefetch(self.pos.null_key());
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.current[ply] = Move::NULL;
                 self.conts[ply] = NO_CONT;
