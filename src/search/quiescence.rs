@@ -78,6 +78,7 @@ impl<W: Word> Worker<W> {
         }
         // Keep only captures and promotions (every move when in check), scored.
         let mut n = 0;
+        let (mut top, mut top_key) = (Move::NULL, i64::MIN);
         for i in 0..self.lists[ply].len() {
             let m = self.lists[ply].as_slice()[i];
             let s = match tactical_order(&self.eval, &self.pos, m) {
@@ -100,12 +101,21 @@ impl<W: Word> Worker<W> {
                 }
             });
             if let Some((s, unsure)) = s {
+                let k = order_key(s, n, unsure);
+                if k > top_key {
+                    (top, top_key) = (m, k);
+                }
                 self.lists[ply].as_mut_slice()[n] = m;
-                self.keys[ply * MAX_MOVES + n] = order_key(s, n, unsure);
+                self.keys[ply * MAX_MOVES + n] = k;
                 n += 1;
             }
         }
         self.lists[ply].truncate(n);
+        // The first move's child is probed right after the move is made, too soon for a
+        // prefetch issued then: its line is fetched now, while the exchanges are weighed.
+        if n > 0 {
+            self.shared.tt.prefetch(self.pos.key_after(top));
+        }
         let mut best_move = Move::NULL;
         // Kills that do not end on their victim (shots, paths) are searched once per set of
         // squares killed: an artillery piece or a flying queen can often remove the same
