@@ -200,3 +200,23 @@ fn attackers_are_every_piece_that_captures_on_the_square() {
     }
     assert!(grasshopper_attacks > 100, "{grasshopper_attacks}");
 }
+
+#[test]
+fn an_initial_only_hop_attacks_only_from_the_initial_ranks() {
+    // `igR` and `ipR` hop only from the piece's initial rank (its 2nd here): off it, a
+    // grasshopper or cannon on the king's file gives no check, on it it does.
+    for betza in ["igR", "ipR"] {
+        let text = format!(
+            "name = \"initial-hops\"\nfiles = 8\nranks = 8\n\
+             start = \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"\n\
+             [[piece]]\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\
+             [[piece]]\nletter = \"P\"\nbetza = \"fmW\"\n\
+             [[piece]]\nletter = \"I\"\nbetza = \"{betza}\"\ninitial_ranks = [2]\n"
+        );
+        let v = Variant::from_toml(&text, "initial-hops.toml").unwrap();
+        let off = Position::from_fen(&v, "8/8/7k/7p/7I/8/8/K7 b - - 0 1").unwrap();
+        assert!(!off.in_check(), "{betza}");
+        let on = Position::from_fen(&v, "8/8/8/8/7k/7p/7I/K7 b - - 0 1").unwrap();
+        assert!(on.in_check(), "{betza}");
+    }
+}

@@ -29,6 +29,8 @@ pub struct HopGroup {
     /// Grasshoppers (Betza `g`): the screen must stand next to the attacked square, as
     /// they land just past it; a cannon's screen may stand anywhere between.
     pub grasshopper: bool,
+    /// Squares the hopper must stand on (initial-only atoms), usually the whole board.
+    pub from: Bitboard,
 }
 
 /// Bent-rider captures: a reversed continuation ray and the first step back to the origin.
@@ -145,7 +147,7 @@ impl AttackerMap {
                 match map
                     .hops
                     .iter_mut()
-                    .find(|g| g.ray == ray && g.grasshopper == grasshopper)
+                    .find(|g| g.ray == ray && g.grasshopper == grasshopper && g.from == ha.from)
                 {
                     Some(g) => g.types |= 1 << t,
                     None => map.hops.push(HopGroup {
@@ -153,6 +155,7 @@ impl AttackerMap {
                         full,
                         types: 1 << t,
                         grasshopper,
+                        from: ha.from,
                     }),
                 }
             }
