@@ -216,6 +216,21 @@ fn describe_svg_marks_exactly_the_listed_squares() {
 }
 
 #[test]
+fn a_grasshopper_has_no_move_on_the_empty_board_but_its_lines_are_drawn() {
+    // Betza `g` needs a hurdle: the empty-board diagram marks nothing for gQ, the rook
+    // moves of mRmgQ only, and the picture draws and names the grasshop lines.
+    let chess = registry::get("chess").unwrap();
+    let (d, svg) = diagram::describe_with_picture(Some("gQ"), None, &chess).unwrap();
+    assert!(listed_marks(&d).is_empty());
+    assert!(svg.contains("grasshop: lands just past the first piece"));
+    check_render(&svg, "describe-gQ", 9, 9);
+    let (d, svg) = diagram::describe_with_picture(Some("mRmgQ"), None, &chess).unwrap();
+    assert_eq!(d.betza, "mRmgQ");
+    assert_eq!(listed_marks(&d).len(), 16);
+    assert_eq!(svg_marks(&svg), listed_marks(&d));
+}
+
+#[test]
 fn describe_from_refuses_bad_squares_and_other_pieces() {
     let v = registry::get("chess").unwrap();
     let pos = tenfold::Position::startpos(&v);

@@ -1,7 +1,7 @@
 //! `tenfold describe PIECE --svg`: the squares `describe` lists, each marked by kind
 //! (move, capture, both, initial-only, killed), on the same board, with the atoms'
-//! geometry drawn over them — rides, hops, bent continuations and lame paths — and a
-//! legend naming only what the picture shows.
+//! geometry drawn over them — rides, hops, grasshops, bent continuations and lame
+//! paths — and a legend naming only what the picture shows.
 
 use super::frame::{Frame, SQ};
 use super::glyph::{draw_piece, glyph_of, glyph_of_movement};
@@ -15,6 +15,7 @@ use crate::variant::PieceDef;
 
 const RIDE: &str = "stroke:#4b4b4b;stroke-width:2.5;stroke-opacity:0.7;fill:none";
 const HOP: &str = "stroke:#e07b00;stroke-width:3;stroke-dasharray:7,5;fill:none";
+const GRASSHOP: &str = "stroke:#00897b;stroke-width:3;stroke-dasharray:2,4;fill:none";
 const BENT: &str = "stroke:#8e24aa;stroke-width:3;fill:none;stroke-linejoin:round";
 const LAME: &str = "stroke:#1f6fd0;stroke-width:2.5;stroke-dasharray:3,3;fill:none";
 const MOVE: &str = "fill:#2e8b3a;stroke:#0f3d16;stroke-width:1.5";
@@ -83,17 +84,19 @@ fn overlay(
     let c = |sq: Square| f.centre(sq);
     match a.kind {
         AtomKind::Leap => None,
-        AtomKind::Ride { range } | AtomKind::Hop { range } => {
+        AtomKind::Ride { range } | AtomKind::Hop { range } | AtomKind::Grasshopper { range } => {
             let path = walk(&f.board, from, a.step, range);
             let end = *path.last()?;
-            let (style, label) = if matches!(a.kind, AtomKind::Hop { .. }) {
-                (HOP, "hop: captures beyond one screen")
-            } else {
-                (RIDE, "ride (blocked by the first piece)")
+            let (style, label) = match a.kind {
+                AtomKind::Hop { .. } => (HOP, "hop: captures beyond one screen"),
+                AtomKind::Grasshopper { .. } => {
+                    (GRASSHOP, "grasshop: lands just past the first piece")
+                }
+                _ => (RIDE, "ride (blocked by the first piece)"),
             };
             let (a, b) = (c(from), c(end));
             // A hop is drawn beside the ride it shares a line with, so both show.
-            let shift = if style == HOP { 4.0 } else { 0.0 };
+            let shift = if style == RIDE { 0.0 } else { 4.0 };
             let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt().max(1.0);
             let (px, py) = ((a.1 - b.1) / len * shift, (b.0 - a.0) / len * shift);
             svg.line((a.0 + px, a.1 + py), (b.0 + px, b.1 + py), style);

@@ -174,7 +174,8 @@ impl<W: Word> Position<W> {
     }
 
     /// The hopper of `them` that the hop group `g` brings onto `sq`: the piece just
-    /// beyond the first screen, within the hop's range, of a type of the group.
+    /// beyond the first screen, within the hop's range, of a type of the group, on a
+    /// square it may hop from; for a grasshopper group the screen must stand next to `sq`.
     #[inline(always)]
     fn hop_attacker(
         &self,
@@ -186,9 +187,13 @@ impl<W: Word> Position<W> {
     ) -> Option<Square> {
         let full = self.v.rays.get(g.full);
         let screen = full.first_blocker(sq, occ)?;
+        if g.grasshopper && full.next::<W>(sq) != Some(screen) {
+            return None;
+        }
         let h = full.first_blocker(screen, occ)?;
         (them.has(h)
             && self.v.rays.get(g.ray).at::<W>(sq).has(h)
+            && g.from.has(h)
             && (g.types & reach) >> self.board[h.idx()].kind() & 1 != 0)
             .then_some(h)
     }

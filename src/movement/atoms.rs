@@ -89,6 +89,15 @@ pub enum AtomKind {
         /// Maximum number of steps from the start, 0 = unlimited.
         range: u8,
     },
+    /// Rides along the step to the first piece met (the hurdle, of either colour) and
+    /// lands on the square just beyond it, one step further: a move when it is empty, a
+    /// capture when it holds an enemy (Betza `g`, the Grasshopper `gQ`: "hop over a piece
+    /// and land directly behind it", XBoard's Betza.html). `range` limits the distance
+    /// from the start to the landing square, as XBoard reads `gR4`; 0 = unlimited.
+    Grasshopper {
+        /// Maximum number of steps from the start to the landing square, 0 = unlimited.
+        range: u8,
+    },
     /// One step onto an empty square, then a ride along `then` (Griffon: F then the
     /// outward R; Manticore: W then the outward B). The first step alone is a separate
     /// atom. `range` limits the ride, 0 = unlimited.

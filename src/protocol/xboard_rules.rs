@@ -187,6 +187,9 @@ mod tests {
         assert_eq!(mark_captures("fcdF"), "fcdeF");
         assert_eq!(mark_captures("fdF"), "fdF");
         assert_eq!(mark_captures("mRcpR"), "mRcpR");
+        // A grasshop takes what stands behind its hurdle, never en passant.
+        assert_eq!(mark_captures("fmWcgR"), "fmWcgR");
+        assert_eq!(mark_captures("fmWfcFgB"), "fmWfceFgB");
         assert_eq!(mark_captures("fmW(x)"), "fmW(x)");
     }
 }

@@ -9,9 +9,10 @@
 use crate::common;
 
 use common::Rng;
+use std::sync::Arc;
 use tenfold::core::moves::{MoveKind, MoveList};
 use tenfold::registry;
-use tenfold::Position;
+use tenfold::{Position, Variant};
 
 /// Plays `games` random games of `plies` plies in `name`; after every legal move of
 /// every position on the way, the two tests must agree, and the test before the move
@@ -26,14 +27,32 @@ fn walk(
     seed: u64,
     exact: bool,
 ) -> (usize, usize, usize, usize) {
-    let v = registry::get(name).unwrap();
+    walk_variant(
+        &registry::get(name).unwrap(),
+        name,
+        games,
+        plies,
+        seed,
+        exact,
+    )
+}
+
+/// [`walk`] in the game `v`.
+fn walk_variant(
+    v: &Arc<Variant>,
+    name: &str,
+    games: usize,
+    plies: usize,
+    seed: u64,
+    exact: bool,
+) -> (usize, usize, usize, usize) {
     let mut rng = Rng(seed);
     let mut checks = 0;
     let mut ruled_out = 0;
     let mut let_through = 0;
     let mut by_lookup = 0;
     for _ in 0..games {
-        let mut p = Position::startpos(&v);
+        let mut p = Position::startpos(v);
         for _ in 0..plies {
             let mut list = MoveList::new();
             p.legal_moves(&mut list);
@@ -112,4 +131,18 @@ fn the_check_test_after_a_move_agrees_with_the_full_test_in_every_built_in_game(
             assert!(ruled_out > 0, "{name}: no move ruled out");
         }
     }
+}
+
+#[test]
+fn the_check_tests_agree_in_a_game_with_grasshoppers() {
+    // A grasshopper checks over a hurdle next to the royal: a move that puts a piece
+    // there, takes it away, or lands the grasshopper on a line through it may check.
+    let v = Variant::from_toml(
+        include_str!("../data/grasshopper.toml"),
+        "tests/data/grasshopper.toml",
+    )
+    .unwrap();
+    let (checks, ruled_out, _, _) = walk_variant(&v, "grasshopper-chess", 12, 200, 0x6a55, true);
+    assert!(checks > 50, "{checks} checks");
+    assert!(ruled_out > 0);
 }

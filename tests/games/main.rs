@@ -16,6 +16,7 @@ mod chess_perft;
 mod combined_arms_differential;
 mod combined_arms_rules;
 mod extended_mechanisms;
+mod grasshopper;
 mod hopper_lines;
 mod large_boards;
 mod perft_hash;

@@ -1,6 +1,6 @@
 //! Reverse attack tables: for a square and an attacking colour, where each attacking type
-//! would have to stand (leaps, rides and hops by direction, bent and lame moves traced
-//! back), grouped over types so one probe answers for all of them.
+//! would have to stand (leaps, rides and hops — cannon and grasshopper — by direction,
+//! bent and lame moves traced back), grouped over types so one probe answers for all.
 
 use super::{PieceAttacks, RayId, Rays};
 use crate::core::geometry::{Bitboard, Board, Square, SQUARE_SLOTS};
@@ -26,6 +26,11 @@ pub struct HopGroup {
     pub full: RayId,
     /// Attacking types.
     pub types: u32,
+    /// Grasshoppers (Betza `g`): the screen must stand next to the attacked square, as
+    /// they land just past it; a cannon's screen may stand anywhere between.
+    pub grasshopper: bool,
+    /// Squares the hopper must stand on (initial-only atoms), usually the whole board.
+    pub from: Bitboard,
 }
 
 /// Bent-rider captures: a reversed continuation ray and the first step back to the origin.
@@ -133,16 +138,24 @@ impl AttackerMap {
                     }),
                 }
             }
-            for ha in pa.hops.iter().filter(|h| h.mode.captures()) {
+            let hops = pa.hops.iter().map(|h| (h, false));
+            let grasshops = pa.grasshops.iter().map(|h| (h, true));
+            for (ha, grasshopper) in hops.chain(grasshops).filter(|h| h.0.mode.captures()) {
                 let (step, range) = (rays.get(ha.ray).step, rays.get(ha.ray).range);
                 let ray = rays.id(board, step.reversed(), range);
                 let full = rays.id(board, step.reversed(), 0);
-                match map.hops.iter_mut().find(|g| g.ray == ray) {
+                match map
+                    .hops
+                    .iter_mut()
+                    .find(|g| g.ray == ray && g.grasshopper == grasshopper && g.from == ha.from)
+                {
                     Some(g) => g.types |= 1 << t,
                     None => map.hops.push(HopGroup {
                         ray,
                         full,
                         types: 1 << t,
+                        grasshopper,
+                        from: ha.from,
                     }),
                 }
             }

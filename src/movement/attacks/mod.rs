@@ -13,7 +13,7 @@ use crate::movement::atoms::{Atom, AtomKind, Mode, Offset};
 mod attacker_map;
 mod rays;
 pub use attacker_map::{AttackerMap, BentGroup, HopGroup, LameGroup, RayGroup};
-use rays::{cut, second_blocker};
+use rays::{cut, past_first_blocker, second_blocker};
 pub use rays::{through_second, Ray, RayId, Rays};
 
 /// A non-leap atom compiled against the rays: which ray and what it may do.
@@ -75,19 +75,21 @@ pub struct PieceAttacks {
     pub rides: Vec<RayAtom>,
     /// Hops (cannon-style).
     pub hops: Vec<RayAtom>,
+    /// Grasshopper hops: to the square just past the first piece on the ray.
+    pub grasshops: Vec<RayAtom>,
     /// Bent rides (Griffon, Manticore).
     pub bents: Vec<BentAtom>,
     /// Squares the piece may move or capture to at all (region confinement: a piece
     /// that may not leave a set of squares neither goes nor attacks outside it).
     pub region: Bitboard,
-    /// Set when the piece has no hops and no bent rides: the masks of the rides that
+    /// Set when the piece has no hops of either kind and no bent rides: the masks of the rides that
     /// move and capture alike from every square, laid out per square, for the fast path
     /// of [`PieceAttacks::targets`].
     plain: Option<PlainRides>,
     /// With `plain`, the other rides (one mode only, or from some squares only).
     odd_rides: Vec<RayAtom>,
-    /// Set for a cannon-like piece (no bent rides; every ride only moves and every hop
-    /// only captures, from every square): both laid out per square, for
+    /// Set for a cannon-like piece (no bent rides, no grasshops; every ride only moves
+    /// and every hop only captures, from every square): both laid out per square, for
     /// [`PieceAttacks::targets_general`].
     hopper: Option<HopperRides>,
     /// Per square, the first-step squares of every bent ride from it (empty without
@@ -297,6 +299,7 @@ impl PieceAttacks {
             lame: Vec::new(),
             rides: Vec::new(),
             hops: Vec::new(),
+            grasshops: Vec::new(),
             bents: Vec::new(),
             region: board.all,
             plain: None,
@@ -343,7 +346,9 @@ impl PieceAttacks {
                     }
                     pa.lame.push(la);
                 }
-                AtomKind::Ride { range } | AtomKind::Hop { range } => {
+                AtomKind::Ride { range }
+                | AtomKind::Hop { range }
+                | AtomKind::Grasshopper { range } => {
                     set_leaps = None;
                     let ra = RayAtom {
                         ray: rays.id(board, atom.step, range),
@@ -351,10 +356,10 @@ impl PieceAttacks {
                         mode: atom.mode,
                         from,
                     };
-                    if matches!(atom.kind, AtomKind::Ride { .. }) {
-                        pa.rides.push(ra);
-                    } else {
-                        pa.hops.push(ra);
+                    match atom.kind {
+                        AtomKind::Ride { .. } => pa.rides.push(ra),
+                        AtomKind::Hop { .. } => pa.hops.push(ra),
+                        _ => pa.grasshops.push(ra),
                     }
                 }
                 AtomKind::Bent { then, range } => {
@@ -380,7 +385,7 @@ impl PieceAttacks {
                 pa.leap_capture_rev[t.idx()].set(Square(s as u8));
             }
         }
-        if pa.hops.is_empty() && pa.bents.is_empty() {
+        if pa.hops.is_empty() && pa.grasshops.is_empty() && pa.bents.is_empty() {
             let plain = |r: &&RayAtom| r.mode == Mode::Both && r.from == board.all;
             pa.plain = Some(PlainRides::build(rays, pa.rides.iter().filter(plain)));
             pa.odd_rides = pa.rides.iter().filter(|r| !plain(r)).cloned().collect();
@@ -388,6 +393,7 @@ impl PieceAttacks {
         let all = |r: &RayAtom| r.from == board.all;
         if !pa.hops.is_empty()
             && pa.bents.is_empty()
+            && pa.grasshops.is_empty()
             && pa.rides.iter().all(|r| r.mode == Mode::Move && all(r))
             && pa.hops.iter().all(|h| h.mode == Mode::Capture && all(h))
         {
@@ -415,6 +421,7 @@ impl PieceAttacks {
         pa.leap_captures_only = pa.lame.iter().all(|a| !a.mode.captures())
             && pa.rides.iter().all(|a| !a.mode.captures())
             && pa.hops.iter().all(|a| !a.mode.captures())
+            && pa.grasshops.iter().all(|a| !a.mode.captures())
             && pa.bents.iter().all(|a| !a.mode.captures());
         pa
     }
@@ -467,6 +474,7 @@ impl PieceAttacks {
     /// that pins and checks can be read off rays (no hopper screens, no lame blocks).
     pub fn has_only_leaps_and_rides(&self) -> bool {
         self.hops.is_empty()
+            && self.grasshops.is_empty()
             && self.bents.is_empty()
             && self.lame.iter().all(|l| !l.mode.captures())
     }
@@ -602,7 +610,7 @@ impl PieceAttacks {
         }
     }
 
-    /// [`PieceAttacks::targets`] for pieces with hops or bent rides.
+    /// [`PieceAttacks::targets`] for pieces with hops, grasshops or bent rides.
     #[inline(never)]
     fn targets_general<W: Word>(&self, rays: &Rays, from: Square, occ: Bitboard<W>) -> Targets<W> {
         let i = from.idx();
@@ -641,6 +649,19 @@ impl PieceAttacks {
             }
             if ha.mode.captures() {
                 capture |= t.capture;
+            }
+        }
+        for ga in &self.grasshops {
+            if !ga.from.has(from) {
+                continue;
+            }
+            let ray = rays.get(ga.ray);
+            let land = Bitboard(past_first_blocker(ray.at(from).0, occ.0, ray.ascending));
+            if ga.mode.moves() {
+                quiet |= land & !occ;
+            }
+            if ga.mode.captures() {
+                capture |= land & occ;
             }
         }
         let bents = match self.bent_mids.get(i) {
@@ -899,6 +920,91 @@ mod tests {
         let t = hop.targets(&rays, b.parse_square("a1").unwrap(), occ(&b, "a2 a9"));
         assert_eq!(t.quiet, sqs(&b, "a3 a4"));
         assert_eq!(t.capture, Bitboard::EMPTY);
+    }
+
+    /// The grasshopper's landing square by walking: the first piece met along `step`
+    /// within `range` - 1 steps, then one step more onto the board and within range.
+    fn grasshop_slow(b: &Board, from: Square, step: Offset, range: u8, occ: Bitboard) -> Bitboard {
+        let line = ride_slow(b, from, step, 0, occ);
+        let mut out = Bitboard::EMPTY;
+        if let Some(hurdle) = (line & occ).iter().next() {
+            if let Some(land) = b.offset(hurdle, step.dx as i32, step.dy as i32) {
+                let n = line.count() + 1;
+                if range == 0 || n <= range as u32 {
+                    out.set(land);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn grasshopper_lands_just_past_the_first_piece() {
+        // gQ on e5 of a 10x10 board: over e7 to e8 (a friend or foe, the caller masks
+        // its own), over the adjacent f6 to g7, over b5 to a5 (empty); c3 is a hurdle on
+        // the edge's side with b2 behind it empty; no hurdle to the right or down: nothing.
+        let b = b10();
+        let mut rays = Rays::default();
+        let mut atoms = sym(AtomKind::Grasshopper { range: 0 }, 1, 0, Mode::Both);
+        atoms.extend(sym(AtomKind::Grasshopper { range: 0 }, 1, 1, Mode::Both));
+        let g = compile(&b, &mut rays, &atoms);
+        let e5 = b.parse_square("e5").unwrap();
+        let t = g.targets(&rays, e5, occ(&b, "e7 e8 e9 f6 g7 b5 c3"));
+        assert_eq!(t.quiet, sqs(&b, "a5 b2"));
+        assert_eq!(t.capture, sqs(&b, "e8 g7"));
+        // A hurdle on the edge: nothing beyond it.
+        let t = g.targets(&rays, e5, occ(&b, "e10 j5 j10"));
+        assert_eq!(t.quiet | t.capture, Bitboard::EMPTY);
+    }
+
+    #[test]
+    fn grasshopper_range_counts_to_the_landing_square() {
+        // XBoard's gR4: the landing square at most four steps from the start.
+        let b = b10();
+        let mut rays = Rays::default();
+        let g = compile(
+            &b,
+            &mut rays,
+            &sym(AtomKind::Grasshopper { range: 4 }, 1, 0, Mode::Both),
+        );
+        let a1 = b.parse_square("a1").unwrap();
+        assert_eq!(g.targets(&rays, a1, occ(&b, "a4")).quiet, sqs(&b, "a5"));
+        assert_eq!(g.targets(&rays, a1, occ(&b, "a5")).quiet, Bitboard::EMPTY);
+        assert_eq!(
+            g.targets(&rays, a1, occ(&b, "a2 a3")).capture,
+            sqs(&b, "a3")
+        );
+    }
+
+    #[test]
+    fn grasshoppers_equal_slow_walks_on_random_occupancies() {
+        let mut rnd = xorshift(0x6A55_40B0_1234_5677u64);
+        for (files, ranks) in [(8, 8), (10, 10), (9, 10), (10, 12)] {
+            let b = Board::new(files, ranks).unwrap();
+            for (betza, range) in [("gQ", 0), ("gNN", 0), ("gR3", 3), ("gB2", 2)] {
+                let mut rays = Rays::default();
+                let atoms = crate::movement::betza::parse(betza).unwrap();
+                let pa = PieceAttacks::compile(&b, &mut rays, &atoms, b.rank_mask(1));
+                for _ in 0..100 {
+                    let r = |r: &mut dyn FnMut() -> u64| (r() as u128) << 64 | r() as u128;
+                    let o = Bitboard(r(&mut rnd) & r(&mut rnd)) & b.all;
+                    for from in b.all {
+                        let o = o & !from.bb();
+                        let mut want = Bitboard::EMPTY;
+                        for a in &atoms {
+                            want |= grasshop_slow(&b, from, a.step, range, o);
+                        }
+                        let t = pa.targets(&rays, from, o);
+                        assert_eq!(
+                            t.quiet | t.capture,
+                            want,
+                            "{betza} {from:?} {files}x{ranks}"
+                        );
+                        assert_eq!(t.capture, want & o, "{betza}");
+                    }
+                }
+            }
+        }
     }
 
     fn griffon() -> Vec<Atom> {

@@ -54,6 +54,12 @@ impl Ray {
         self.mask[from.idx()].narrow()
     }
 
+    /// The first square of the ray from `from` (None where it leaves the board).
+    #[inline(always)]
+    pub fn next<W: Word>(&self, from: Square) -> Option<Square> {
+        self.first_blocker(from, self.at::<W>(from))
+    }
+
     /// The first occupied square along the ray, if any.
     #[inline(always)]
     pub fn first_blocker<W: Word>(&self, from: Square, occ: Bitboard<W>) -> Option<Square> {
@@ -104,6 +110,20 @@ pub(super) fn second_blocker<W: Word>(blockers: W, ascending: bool) -> W {
         r & r.wrapping_neg()
     } else {
         W::ONE << (W::BITS - 1 - r.leading_zeros())
+    }
+}
+
+/// The square of a ray (`mask`, from its start) just past its first occupied one, as a
+/// bit (none without a blocker, or where the ray ends on it): where a grasshopper lands.
+#[inline(always)]
+pub(super) fn past_first_blocker<W: Word>(mask: W, occ: W, ascending: bool) -> W {
+    let past = mask & !cut(mask & occ, ascending);
+    if ascending {
+        past & past.wrapping_neg()
+    } else if past == W::ZERO {
+        W::ZERO
+    } else {
+        W::ONE << (W::BITS - 1 - past.leading_zeros())
     }
 }
 

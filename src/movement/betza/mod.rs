@@ -32,6 +32,18 @@
 //! `frK`. [`to_betza`] therefore never writes a direction letter on K or Q: its spelling,
 //! which the XBoard `piece` lines carry, reads the same in all three.
 //!
+//! Hoppers need a slider or rider atom (`R B Q`, a doubled or ranged leaper such as `NN`):
+//! `p` is the cannon hop, over the first piece met (the screen, of either colour) to any
+//! square beyond it (`mRcpR`, the Xiangqi Cannon); `g` is the grasshopper, over the first
+//! piece met (the hurdle) to the square directly behind it only, "hop over a piece and
+//! land directly behind it" (XBoard's Betza.html: the Grasshopper is `gQ`, and
+//! Fairy-Stockfish's variants.ini writes `mRmgQ`, `mQmgQ`, `mKmgQ`). Both combine with
+//! `m`, `c` and `i`; a range counts from the start to the last square, as XBoard counts
+//! it (`gR4` lands at most four squares away; Fairy-Stockfish's `g` takes a range as its
+//! own and reads `gR4` as `pR4`). On a leaper (`gW`, `pK`) they are refused: XBoard
+//! gives such a term no move (its one step ends on the hurdle), Fairy-Stockfish a
+//! rider's.
+//!
 //! Multi-leg `a` chains are accepted only where they map onto [`AtomKind::Bent`] or
 //! [`AtomKind::Lame`]: `yafsF` (one F step to an empty square, then an outward Rook slide:
 //! the bent half of the Griffon, so the full Griffon is `FyafsF`), `yafsW` (W then outward
@@ -180,6 +192,7 @@ struct Leg {
     i: bool,
     n: Option<usize>,
     p: Option<usize>,
+    g: Option<usize>,
     y: Option<usize>,
 }
 
@@ -324,7 +337,7 @@ impl<'a> Parser<'a> {
                     let m = self.read_dir()?;
                     mods.push(m);
                 }
-                'm' | 'c' | 'i' | 'n' | 'p' | 'y' => {
+                'm' | 'c' | 'i' | 'n' | 'p' | 'g' | 'y' => {
                     mods.push(Modifier::Other(c, pos));
                     self.i += 1;
                 }
@@ -335,7 +348,6 @@ impl<'a> Parser<'a> {
                     chain = Some((pos, Vec::new()));
                     self.i += 1;
                 }
-                'g' => return Err(self.err(pos, "'g' (grasshopper) is not supported")),
                 'o' => return Err(self.err(pos, "'o' (cylinder) is not supported")),
                 'j' => return Err(self.err(pos, "'j' (jumping/skipping) is not supported")),
                 'e' => return Err(self.err(pos, "'e' (en passant) is not supported")),
@@ -422,6 +434,7 @@ impl<'a> Parser<'a> {
                         'i' => leg.i = true,
                         'n' => leg.n = Some(pos),
                         'p' => leg.p = Some(pos),
+                        'g' => leg.g = Some(pos),
                         _ => leg.y = Some(pos),
                     }
                 }
@@ -447,9 +460,15 @@ impl<'a> Parser<'a> {
         letter_pos: usize,
         range: Range,
     ) -> Result<(), BetzaError> {
-        let leg = self.digest(mods, "mcinp", "outside an 'a' chain")?;
+        let leg = self.digest(mods, "mcinpg", "outside an 'a' chain")?;
         if let (Some(_), Some(p)) = (leg.n, leg.p) {
             return Err(self.err(p, "'n' and 'p' cannot be combined"));
+        }
+        if let Some(g) = leg.g {
+            let other = leg.n.map(|n| ('n', n)).or(leg.p.map(|p| ('p', p)));
+            if let Some((c, pos)) = other {
+                return Err(self.err(pos.max(g), format!("'{c}' and 'g' cannot be combined")));
+            }
         }
         let (bases, default_range): (Vec<(i8, i8)>, u8) = match letter {
             'K' => (vec![(1, 0), (1, 1)], 1),
@@ -477,6 +496,16 @@ impl<'a> Parser<'a> {
                         return Err(self.err(ppos, "'p' (hopper) needs a slider or rider"));
                     }
                     AtomKind::Hop { range: steps }
+                } else if let Some(gpos) = leg.g {
+                    // XBoard lands a leaper's grasshop nowhere (its one step ends on the
+                    // hurdle) and Fairy-Stockfish reads `gW` as `gR`: neither is a move.
+                    if steps == 1 {
+                        return Err(self.err(
+                            gpos,
+                            "'g' (grasshopper) needs a slider or rider (gR, gB, gQ, gNN)",
+                        ));
+                    }
+                    AtomKind::Grasshopper { range: steps }
                 } else if let Some(npos) = leg.n {
                     match (base, steps) {
                         ((1, 0) | (1, 1), 1) => AtomKind::Leap,
@@ -652,6 +681,7 @@ fn kind_key(k: AtomKind) -> (u8, i16, i16, i16) {
         AtomKind::Ride { range } => (2, range as i16, 0, 0),
         AtomKind::Hop { range } => (3, range as i16, 0, 0),
         AtomKind::Bent { then, range } => (4, range as i16, then.dy as i16, then.dx as i16),
+        AtomKind::Grasshopper { range } => (5, range as i16, 0, 0),
     }
 }
 
@@ -733,6 +763,10 @@ mod tests {
 
     fn hop(r: u8) -> AtomKind {
         AtomKind::Hop { range: r }
+    }
+
+    fn grass(r: u8) -> AtomKind {
+        AtomKind::Grasshopper { range: r }
     }
 
     fn lame(dx: i8, dy: i8) -> AtomKind {
@@ -935,6 +969,75 @@ mod tests {
         );
         assert_eq!(to_betza(&parse("mRcpR").unwrap()), "mRcpR");
         assert_eq!(to_betza(&parse("mQcpQ").unwrap()), "mQcpQ");
+    }
+
+    /// XBoard's Betza.html: `g` "hop over a piece and land directly behind it"; the
+    /// Grasshopper is `gQ`, and Fairy-Stockfish's own variants.ini writes pieces that
+    /// only move as grasshoppers as `mRmgQ`, `mQmgQ` and `mKmgQ`.
+    #[test]
+    fn grasshoppers() {
+        check(
+            "gQ",
+            cat(vec![all(grass(0), 1, 0, B), all(grass(0), 1, 1, B)]),
+        );
+        check("gR", all(grass(0), 1, 0, B));
+        check("gB", all(grass(0), 1, 1, B));
+        check("gWW", all(grass(0), 1, 0, B));
+        check("gW0", all(grass(0), 1, 0, B));
+        check("gNN", all(grass(0), 2, 1, B));
+        check(
+            "cgQ",
+            cat(vec![all(grass(0), 1, 0, C), all(grass(0), 1, 1, C)]),
+        );
+        check("fgR", vec![at(grass(0), 0, 1, B)]);
+        // XBoard counts a range to the landing square: gR4 lands at most four away.
+        check("gR4", all(grass(4), 1, 0, B));
+        check(
+            "mRmgQ",
+            cat(vec![
+                all(R0, 1, 0, M),
+                all(grass(0), 1, 0, M),
+                all(grass(0), 1, 1, M),
+            ]),
+        );
+        check(
+            "mKmgQ",
+            cat(vec![
+                all(L, 1, 0, M),
+                all(L, 1, 1, M),
+                all(grass(0), 1, 0, M),
+                all(grass(0), 1, 1, M),
+            ]),
+        );
+        // A grasshop and a cannon hop on one line are two moves.
+        check(
+            "pRgR",
+            cat(vec![all(hop(0), 1, 0, B), all(grass(0), 1, 0, B)]),
+        );
+        for (s, want) in [
+            ("gQ", "gQ"),
+            ("gRgB", "gQ"),
+            ("mRmgQ", "mRmgQ"),
+            ("mQmgQ", "mQmgQ"),
+            ("mKmgQ", "mKmgQ"),
+            ("cgQ", "cgQ"),
+            ("mgRcgR", "gR"),
+            ("gR4", "gR4"),
+            ("gWW", "gR"),
+            ("gNN", "gNN"),
+            ("vgR", "vgR"),
+        ] {
+            assert_eq!(to_betza(&parse(s).unwrap()), want, "{s}");
+        }
+        // A leaper's one step ends on its hurdle: XBoard makes no move of `gW`, and
+        // Fairy-Stockfish reads it as `gR`. Refused, as `pW` is.
+        for s in ["gW", "gK", "gN", "gR1", "ngR", "pgR", "gpR", "yagsF", "agW"] {
+            assert!(parse(s).is_err(), "{s}");
+        }
+        assert_eq!(pos_of("gK"), 1);
+        assert_eq!(pos_of("WgN"), 2);
+        assert_eq!(pos_of("pgR"), 2);
+        assert!(parse("gK").unwrap_err().msg.contains("grasshopper"));
     }
 
     fn griffon_bent(mode: Mode, r: u8) -> Vec<Atom> {
@@ -1193,6 +1296,11 @@ mod tests {
             "fbrN",
             "lflbN",
             "fkmpNN",
+            "gQ",
+            "mRmgQ",
+            "cgNN",
+            "gR3",
+            "ifgR",
         ] {
             if let Ok(a) = parse(s) {
                 let text = to_betza(&a);
@@ -1222,7 +1330,6 @@ mod tests {
         assert!(parse("").is_err());
         assert_eq!(pos_of("fQ?"), 3);
         assert_eq!(pos_of("3W"), 1);
-        assert_eq!(pos_of("gQ"), 1);
         assert_eq!(pos_of("WoR"), 2);
         assert_eq!(pos_of("KnH"), 2);
         assert_eq!(pos_of("nZ"), 1);
@@ -1275,6 +1382,7 @@ mod tests {
             "FyafsF",
             "WyafsW",
             "mRcpR",
+            "mQmgQ",
             "KADGHN",
             "ffrrN",
             "nNR4",
@@ -1329,7 +1437,7 @@ mod tests {
             "ffrr", "fb", "bl", "lb", "sf", "vs",
         ];
         let modes = ["", "", "m", "c", "mc"];
-        let kinds = ["", "", "", "n", "p"];
+        let kinds = ["", "", "", "n", "p", "g"];
         let atoms = [
             "W", "F", "D", "N", "A", "H", "C", "Z", "G", "K", "R", "B", "Q", "NN", "WW", "DD",
         ];

@@ -144,6 +144,8 @@ enum TermKind {
     Lame,
     Ride(u8),
     Hop(u8),
+    /// Grasshopper (`g`): lands just past the hurdle.
+    Grasshopper(u8),
     /// Bent rider: range and which continuations (left, right).
     Bent(u8, bool, bool),
 }
@@ -155,6 +157,7 @@ fn term_class(k: TermKind) -> u8 {
         TermKind::Ride(_) => 2,
         TermKind::Hop(_) => 3,
         TermKind::Bent(..) => 4,
+        TermKind::Grasshopper(_) => 5,
     }
 }
 
@@ -190,6 +193,7 @@ pub fn to_betza(atoms: &[Atom]) -> String {
             AtomKind::Lame { via } if standard_via(a.step) == Some(via) => TermKind::Lame,
             AtomKind::Ride { range } => TermKind::Ride(range),
             AtomKind::Hop { range } if range != 1 => TermKind::Hop(range),
+            AtomKind::Grasshopper { range } if range != 1 => TermKind::Grasshopper(range),
             AtomKind::Bent { then, range } if is_unit(a.step) => {
                 let e = bent
                     .entry((a.initial, range, mode, a.step))
@@ -256,7 +260,10 @@ pub fn to_betza(atoms: &[Atom]) -> String {
         }
         used[idx] = true;
         let ((initial, kind, li, mode), ref dirs) = entries[idx];
-        let mergeable = matches!(kind, TermKind::Leap | TermKind::Ride(_) | TermKind::Hop(_));
+        let mergeable = matches!(
+            kind,
+            TermKind::Leap | TermKind::Ride(_) | TermKind::Hop(_) | TermKind::Grasshopper(_)
+        );
         let mut both = false;
         // K and Q are merged only without direction letters: on them XBoard reads the
         // letters on an eight-point compass (`fK` one step forward) while Tenfold and
@@ -302,6 +309,7 @@ pub fn to_betza(atoms: &[Atom]) -> String {
                     TermKind::Lame => ("n", 1),
                     TermKind::Ride(r) => ("", r),
                     TermKind::Hop(r) => ("p", r),
+                    TermKind::Grasshopper(r) => ("g", r),
                     _ => ("", 1),
                 };
                 text.push_str(prefix);
