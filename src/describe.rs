@@ -105,6 +105,10 @@ pub fn resolve(piece: &str, variant: &Variant) -> Result<(String, Vec<Atom>), De
     }
     match taxonomy::parse(p) {
         Ok(a) => return Ok(("taxonomy name".to_string(), a)),
+        // A path mover (T5's armor) is no set of atoms; tables take it as `path`.
+        Err(_) if taxonomy::path_of(p).is_some() => {
+            return Ok(("taxonomy name (a path mover)".to_string(), Vec::new()))
+        }
         Err(e) => why.push(e.to_string()),
     }
     Err(DescribeError(
@@ -116,16 +120,39 @@ pub fn resolve(piece: &str, variant: &Variant) -> Result<(String, Vec<Atom>), De
 pub fn describe(piece: &str, variant: &Variant) -> Result<Described, DescribeError> {
     let (source, atoms) = resolve(piece, variant)?;
     let mut d = describe_atoms(source, atoms);
-    let mut chars = piece.trim().chars();
+    let p = piece.trim();
+    if let Some((steps, betza)) = d.atoms.is_empty().then(|| taxonomy::path_of(p)).flatten() {
+        d.taxonomy = Some(p.to_string());
+        d.note = Some(format!(
+            "moves as a path mover (table key `path = {{ steps = {steps}, betza = \"{betza}\" }}`): exactly {steps} steps of {betza}, turning freely, killing every enemy piece it passes; not drawn"
+        ));
+        return Ok(d);
+    }
+    let mut chars = p.chars();
     if let (Some(c), None) = (chars.next(), chars.next()) {
         if let Some(t) = variant.type_of_letter(c).filter(|_| c.is_ascii_uppercase()) {
-            let extra = &variant.pieces[t as usize].extra_moves;
+            let def = &variant.pieces[t as usize];
+            let extra = &def.extra_moves;
             if !extra.is_empty() {
+                // A built-in's table is in the repository; a loaded one is the user's.
+                let table = if crate::registry::names().contains(&variant.name.as_str()) {
+                    format!("tables/{}.toml", variant.name)
+                } else {
+                    format!("the table of {}", variant.name)
+                };
                 d.note = Some(format!(
-                    "also moves by {} (see tables/{}.toml); not drawn",
+                    "also moves by {} (see {table}); not drawn",
                     extra.join(" and "),
-                    variant.name
                 ));
+            }
+            // A piece that moves by its path alone has the path's name (T6).
+            let path = variant
+                .occupy
+                .as_ref()
+                .and_then(|o| o.paths.get(t as usize))
+                .and_then(|p| p.as_ref());
+            if let (true, [_], Some(path)) = (d.atoms.is_empty(), extra.as_slice(), path) {
+                d.taxonomy = taxonomy::path_name(path.steps as u32, &path.dirs);
             }
         }
     }
@@ -267,6 +294,7 @@ pub fn diagram(atoms: &[Atom]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::movement::atoms::Offset;
 
     #[test]
     fn text_and_json_show_every_form() {
@@ -286,6 +314,61 @@ mod tests {
         assert_eq!(j["betza"], d.betza.as_str());
         assert_eq!(j["diagram"].as_array().unwrap().len(), 9);
         assert!(j["note"].is_null());
+    }
+
+    /// T5: "fire 3-step fell Bent Wazir Rider" = Combined Arms armor, which a table
+    /// takes as its `path`; T6: the armor is named back by that name.
+    #[test]
+    fn the_armor_name_describes_a_path_mover_and_the_armor_is_named_by_it() {
+        let chess = crate::registry::get("chess").unwrap();
+        let d = describe("fire 3-step fell Bent Wazir Rider", &chess).unwrap();
+        assert_eq!(d.betza, "");
+        assert_eq!(
+            d.taxonomy.as_deref(),
+            Some("fire 3-step fell Bent Wazir Rider")
+        );
+        let note = d.note.unwrap();
+        assert!(note.contains("steps = 3, betza = \"W\""), "{note}");
+        let ca = crate::registry::get("combined-arms").unwrap();
+        let armor = describe("N", &ca).unwrap();
+        assert_eq!(
+            armor.taxonomy.as_deref(),
+            Some("fire 3-step fell Bent Wazir Rider")
+        );
+        assert!(armor.note.unwrap().contains("tables/combined-arms.toml"));
+        // Four steps are no piece of any table here, but still a path the name gives.
+        assert_eq!(
+            taxonomy::path_name(
+                4,
+                &[
+                    Offset::new(1, 1),
+                    Offset::new(-1, 1),
+                    Offset::new(1, -1),
+                    Offset::new(-1, -1)
+                ]
+            )
+            .as_deref(),
+            Some("fire 4-step fell Bent Ferz Rider")
+        );
+        // A step set no block has is no name.
+        assert_eq!(taxonomy::path_name(3, &[Offset::new(1, 0)]), None);
+    }
+
+    /// A loaded table's note points at no file of the repository.
+    #[test]
+    fn a_user_pieces_note_names_its_table_not_a_built_in_file() {
+        let v = crate::registry::load_text(
+            "name = \"armor-test\"\nextends = \"chess\"\nstart = \"k7/8/8/8/3Z4/8/8/7K w - - 0 1\"\n[[piece]]\nletter = \"Z\"\nname = \"Armor\"\ntaxonomy = \"fire 3-step fell Bent Wazir Rider\"\n",
+            "armor.toml",
+        )
+        .unwrap();
+        let d = describe("Z", &v).unwrap();
+        let note = d.note.unwrap();
+        assert!(note.contains("the table of armor-test"), "{note}");
+        assert_eq!(
+            d.taxonomy.as_deref(),
+            Some("fire 3-step fell Bent Wazir Rider")
+        );
     }
 
     #[test]

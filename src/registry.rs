@@ -111,9 +111,24 @@ pub fn known() -> Vec<String> {
     out
 }
 
-/// A built-in or previously loaded variant by name (compiled once, then shared).
+/// A built-in or previously loaded variant by name (compiled once, then shared). A name
+/// no table has exactly is taken in any case when it fits one table alone (`CHESS`,
+/// `Grand`), as UCI's combo values and PGN's Variant tag are read.
 pub fn get(name: &str) -> Result<Arc<Variant>, LoadError> {
     let mut r = registry();
+    let folded;
+    let name = if r.entries.contains_key(name) {
+        name
+    } else {
+        let mut fits = r.entries.keys().filter(|k| k.eq_ignore_ascii_case(name));
+        match (fits.next(), fits.next()) {
+            (Some(k), None) => {
+                folded = k.clone();
+                folded.as_str()
+            }
+            _ => name,
+        }
+    };
     let Some(entry) = r.entries.get(name).and_then(|layers| layers.last()) else {
         drop(r);
         return Err(LoadError::Unknown(name.to_string(), known().join(", ")));
@@ -334,6 +349,24 @@ fn check_start(v: Arc<Variant>, origin: &str) -> Result<Arc<Variant>, VariantErr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `--variant CHESS` and `UCI_Variant value Grand` name the built-ins; a name two
+    /// tables share but for case names neither.
+    #[test]
+    fn a_name_in_another_case_names_the_one_table_it_fits() {
+        assert_eq!(get("CHESS").unwrap().name, "chess");
+        assert_eq!(get("Grand").unwrap().name, "grand");
+        let table = |name: &str| {
+            format!(
+                "name = \"{name}\"\nextends = \"chess\"\nstart = \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"\n"
+            )
+        };
+        load_text(&table("case-twin"), "a").unwrap();
+        load_text(&table("Case-Twin"), "b").unwrap();
+        assert_eq!(get("case-twin").unwrap().name, "case-twin");
+        assert_eq!(get("Case-Twin").unwrap().name, "Case-Twin");
+        assert!(matches!(get("CASE-TWIN"), Err(LoadError::Unknown(..))));
+    }
 
     #[test]
     fn eval_sections_that_close_a_table_are_cut_off() {

@@ -1348,6 +1348,26 @@ fn xboard_gets_directions_on_k_written_per_part() {
     assert_eq!(tenfold::protocol::xboard::piece_description(&v, t), "fWfF");
 }
 
+/// A free Knight Rider (taxonomy T4: `free` may leap a piece on a step's end) leaps to
+/// (2,4) and (3,6) too, which no Betza letter names: XBoard's piece line keeps the N it
+/// can read, with no `?` markers, and the setup says XBoard cannot check the game.
+#[test]
+fn xboard_piece_lines_leave_out_what_betza_cannot_write() {
+    use tenfold::protocol::xboard::{piece_description, setup_lines, UNCHECKED_PREFIX};
+    let v = registry::load_text(
+        "name = \"freen\"\nextends = \"chess\"\nstart = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBZR w KQkq - 0 1\"\n\
+         [[piece]]\nletter = \"Z\"\nname = \"Free Nightrider\"\ntaxonomy = \"free Knight Rider\"\n",
+        "freen.toml",
+    )
+    .unwrap();
+    let t = v.type_of_letter('Z').unwrap() as usize;
+    assert_eq!(piece_description(&v, t), "N");
+    let lines = setup_lines(&v);
+    assert!(lines.iter().all(|l| !l.contains('?')), "{lines:?}");
+    let unchecked = lines.iter().find(|l| l.starts_with(UNCHECKED_PREFIX)).unwrap();
+    assert!(unchecked.contains("Betza cannot write"), "{unchecked}");
+}
+
 /// XBoard moves a described piece by its Betza alone (moves.c), so the rules Tenfold keeps
 /// apart from the pieces go into the `piece` lines: a pawn of a game with en passant takes
 /// it through an `e` capture (XBoard's own pawn is `fmWfceFifmnD`), and a king whose

@@ -233,6 +233,12 @@ pub fn unchecked_mechanisms(v: &Variant) -> Vec<&'static str> {
     if v.stacking.is_some() {
         why.push("stacks combine and split (a split leaves a piece on the start square; no XBoard move does)");
     }
+    if v.pieces
+        .iter()
+        .any(|p| crate::movement::betza::to_betza_parts(&p.atoms).1 > 0)
+    {
+        why.push("moves Betza cannot write (leaps beyond its letters: `free Knight Rider`), left out of the piece lines");
+    }
     if let Some(o) = &v.occupy {
         if o.flights.iter().any(Option::is_some) {
             why.push("flight to any empty square (no Betza atom reaches every square)");

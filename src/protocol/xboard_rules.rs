@@ -27,10 +27,12 @@ const FOREIGN_MODES: &str = "agpty";
 /// and Fairy-Stockfish for three moves), and the written form avoids them (`fWfF`).
 pub fn with_en_passant(v: &Variant, t: usize) -> String {
     let def = &v.pieces[t];
+    // Moves Betza cannot write are left out here and named by
+    // `xboard::unchecked_mechanisms`: a `?` would be no piece line XBoard can read.
     let own = if def.atoms.is_empty() {
         def.betza.clone()
     } else {
-        betza::to_betza(&def.atoms)
+        betza::to_betza_parts(&def.atoms).0
     };
     if v.en_passant && def.pawn {
         mark_captures(&own)

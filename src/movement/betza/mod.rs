@@ -55,7 +55,7 @@ use crate::movement::atoms::{symmetric, Atom, AtomKind, Mode, Offset};
 use ahash::AHashMap as HashMap;
 
 mod write;
-pub use write::to_betza;
+pub use write::{to_betza, to_betza_parts};
 
 /// A Betza string that could not be parsed: the text, 1-based character position, reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

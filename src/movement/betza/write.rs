@@ -180,6 +180,14 @@ fn is_unit(o: Offset) -> bool {
 ///
 /// Atoms that no Betza term of this dialect can express are written as `?` markers.
 pub fn to_betza(atoms: &[Atom]) -> String {
+    let (mut s, left) = to_betza_parts(atoms);
+    s.extend(std::iter::repeat_n('?', left));
+    s
+}
+
+/// [`to_betza`] without the markers: the Betza of the atoms it can write, and how many
+/// atoms it cannot (a `piece` line for XBoard carries only what its reader can take).
+pub fn to_betza_parts(atoms: &[Atom]) -> (String, usize) {
     let atoms = normalize(atoms);
     // (initial, kind, letter index, mode) -> selected offsets of the (first) step.
     let mut groups: HashMap<(bool, TermKind, usize, u8), Vec<Offset>> = HashMap::new();
@@ -359,8 +367,5 @@ pub fn to_betza(atoms: &[Atom]) -> String {
         s.push_str(&t.text);
         prev_bent = t.bent;
     }
-    for _ in 0..unexpressible {
-        s.push('?');
-    }
-    s
+    (s, unexpressible)
 }

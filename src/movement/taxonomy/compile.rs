@@ -25,14 +25,10 @@ impl Component {
         &self,
         fail: &dyn Fn(String) -> TaxonomyError,
     ) -> Result<Vec<Atom>, TaxonomyError> {
-        let label = if self.is_name {
-            self.block.name()
-        } else {
-            self.block.prefix()
-        };
+        let label = self.label();
         let path = |why: &str| {
             fail(format!(
-                "\"{label}\" {why} needs a path mover, which this build cannot express"
+                "\"{label}\" {why} needs a path mover; the one path mover this build has is \"fire N-step fell Bent <leaper> Rider\" with N from 1 to 5"
             ))
         };
         if self.walker {
@@ -113,12 +109,16 @@ impl Component {
             };
             kept.push(Atom { mode, ..a });
         }
-        if kept.is_empty() {
-            return Err(fail(format!(
-                "\"{label}\" has no move left after its direction and capture words, or every move leaves the board"
-            )));
-        }
         Ok(kept)
+    }
+
+    /// The word that names this component in messages.
+    fn label(&self) -> &'static str {
+        if self.is_name {
+            self.block.name()
+        } else {
+            self.block.prefix()
+        }
     }
 }
 
@@ -129,9 +129,24 @@ impl Description {
             name: self.text.clone(),
             msg,
         };
+        // A direction word that leaves one part of a combination no move keeps the
+        // others ("Vigilant Noble-Guard": the Knight has no sideways move, the Guard's
+        // sideways steps remain); a name none of whose parts keeps a move is refused.
         let mut all = Vec::new();
         for c in &self.components {
             all.extend(c.atoms(&fail)?);
+        }
+        if all.is_empty() {
+            let labels: Vec<String> = self
+                .components
+                .iter()
+                .map(|c| format!("\"{}\"", c.label()))
+                .collect();
+            return Err(fail(format!(
+                "{} {} no move left after the direction and capture words, or every move leaves the board",
+                labels.join(" and "),
+                if labels.len() == 1 { "has" } else { "have" }
+            )));
         }
         Ok(betza::normalize(&all))
     }

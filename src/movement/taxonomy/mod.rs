@@ -24,7 +24,12 @@
 //! * `free` riders are leaps to every step end (`free Wazir Rider` = WD); a `fire`
 //!   (exact count) rider that is not free is a lame leap for two steps; longer exact
 //!   counts, minimum counts (`fury`), `fell`, `ring`, turning (`Bent`, `Crooked`) and
-//!   Walkers need a path mover, which this build cannot express.
+//!   Walkers need a path mover or a minimum-distance rider, which atoms cannot express;
+//!   of them only `fire N-step fell Bent <leaper> Rider` (N 1–5, T5's armor) is taken,
+//!   by tables as the piece's `path` ([`path_of`]) and by `describe`, and named back
+//!   ([`path_name`]).
+//! * A direction word that leaves one part of a combination no move drops that part;
+//!   a name with no part left is refused.
 
 use crate::movement::atoms::{Atom, Mode, Offset};
 use crate::movement::betza;
@@ -997,6 +1002,22 @@ pub fn path_of(name: &str) -> Option<(u32, String)> {
     is_path.then(|| (exact, c.block.betza().to_string()))
 }
 
+/// The name of a path mover of exactly `steps` steps over the step set `dirs` (White's
+/// view): `fire N-step fell Bent <Name> Rider` for the block whose leaps are `dirs` (T5,
+/// T6), or None where no block has exactly those steps or no name parses back to it.
+pub fn path_name(steps: u32, dirs: &[Offset]) -> Option<String> {
+    let want: std::collections::BTreeSet<Offset> = dirs.iter().copied().collect();
+    BLOCKS.iter().filter(|b| b.block.rideable()).find_map(|b| {
+        let got: std::collections::BTreeSet<Offset> =
+            betza::parse(b.betza).ok()?.iter().map(|a| a.step).collect();
+        if got != want {
+            return None;
+        }
+        let name = format!("fire {steps}-step fell Bent {} Rider", b.names[0]);
+        (path_of(&name) == Some((steps, b.betza.to_string()))).then_some(name)
+    })
+}
+
 /// Parses a taxonomy name into deduplicated movement atoms (White's view).
 pub fn parse(name: &str) -> Result<Vec<Atom>, TaxonomyError> {
     parse_description(name)?.atoms()
@@ -1025,6 +1046,23 @@ mod tests {
             Ok(a) => panic!("{name} parsed to {}", betza::to_betza(&a)),
             Err(e) => e.to_string(),
         }
+    }
+
+    /// Seed: "Daunted/Grim/Vigilant: Movement must be sideways." A part of a combination
+    /// with no sideways move drops out; a name with no part left is refused.
+    #[test]
+    fn a_direction_word_drops_the_parts_it_leaves_without_a_move() {
+        // Vigilant applies to every component: the Knight has no sideways move.
+        assert_eq!(tax("Vigilant Noble-Guard"), bz("sW"));
+        // Grim applies to the prefix after it: the Knight part alone empties.
+        assert_eq!(tax("Grim Noble Wazir"), bz("W"));
+        let e = err("Daunted Knight");
+        assert!(e.contains("\"Knight\" has no move left"), "{e}");
+        let e = err("Vigilant Noble-Knight");
+        assert!(
+            e.contains("has no move left") || e.contains("have no move left"),
+            "{e}"
+        );
     }
 
     #[test]
