@@ -167,6 +167,12 @@ impl DatagenArgs {
         }
         crate::search::smp::check_threads(self.threads)
             .map_err(|e| DatagenError::Usage(e.to_string()))?;
+        // Every table is had before the file is touched: a hash that cannot be
+        // allocated is refused as `search` refuses it, and leaves the file as it was.
+        let engines = (0..self.threads)
+            .map(|_| Engine::try_new(1, self.hash))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| DatagenError::Usage(e.to_string()))?;
         let io = |e| DatagenError::Io(self.out.clone(), e);
         let mut out = std::io::BufWriter::new(std::fs::File::create(&self.out).map_err(io)?);
         writeln!(
@@ -190,11 +196,10 @@ impl DatagenArgs {
         let mut summary = DatagenSummary::default();
         let started = std::time::Instant::now();
         let written = std::thread::scope(|s| -> Result<(), DatagenError> {
-            for _ in 0..self.threads {
+            for mut engine in engines {
                 let tx = tx.clone();
                 let (next, done, limits) = (&next, &done, limits.clone());
                 s.spawn(move || {
-                    let mut engine = Engine::new(1, self.hash);
                     let eval = Eval::new(v);
                     while !done.load(Ordering::Relaxed) {
                         let g = next.fetch_add(1, Ordering::Relaxed);

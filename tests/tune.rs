@@ -666,3 +666,23 @@ fn tune_json_is_one_object_summing_up_the_fit() {
         .unwrap()
         .starts_with("[eval]\n"));
 }
+
+#[test]
+fn datagen_refuses_a_hash_it_cannot_allocate_before_touching_the_file() {
+    let out = temp_path("datagen-hash.txt");
+    std::fs::write(&out, "kept\n").unwrap();
+    let (code, _, err) = tenfold(&[
+        "datagen",
+        "--games",
+        "1",
+        "--nodes",
+        "100",
+        "--hash",
+        "8796093022207",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("hash") && err.lines().count() == 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "kept\n");
+}
