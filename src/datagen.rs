@@ -36,6 +36,9 @@ const WIN_SCORE: i32 = 1000;
 const WIN_PLIES: u32 = 8;
 /// Scores at least this large are not kept (the evaluation cannot express them).
 const KEEP_SCORE: i32 = 3000;
+/// Games in a row keeping no position after which a `--positions` run gives up: options
+/// no check foresees (a start position in check, say) would otherwise never reach it.
+const BARREN_GAMES: u64 = 1000;
 
 /// `tenfold datagen` options.
 #[derive(clap::Args, Clone, Debug)]
@@ -160,6 +163,18 @@ impl DatagenArgs {
             }
             (g, p) => (g, p),
         };
+        if self.skip >= self.max_plies {
+            return Err(DatagenError::Usage(format!(
+                "--skip {} is not below --max-plies {}: no position could be kept",
+                self.skip, self.max_plies
+            )));
+        }
+        if self.quiet_margin < 0 {
+            return Err(DatagenError::Usage(format!(
+                "--quiet-margin {} is negative: no position could be kept",
+                self.quiet_margin
+            )));
+        }
         if self.threads == 0 || self.hash == 0 {
             return Err(DatagenError::Usage(
                 "--threads and --hash must be at least 1".into(),
@@ -217,6 +232,7 @@ impl DatagenArgs {
             // Games arrive in any order; they are written in game order.
             let mut pending = BTreeMap::new();
             let mut want = 0u64;
+            let mut barren = 0u64;
             for (g, game) in rx {
                 pending.insert(g, game);
                 while let Some(game) = pending.remove(&want) {
@@ -235,6 +251,14 @@ impl DatagenArgs {
                         })?;
                     summary.games += 1;
                     summary.positions += game.lines.len() as u64;
+                    barren = if game.lines.is_empty() { barren + 1 } else { 0 };
+                    if target.1.is_some() && barren >= BARREN_GAMES {
+                        done.store(true, Ordering::Relaxed);
+                        return Err(DatagenError::Usage(format!(
+                            "{BARREN_GAMES} games in a row kept no position; \
+                             --positions would never be reached with these options"
+                        )));
+                    }
                     match game.result {
                         GameResult::WhiteWins => summary.wins[0] += 1,
                         GameResult::BlackWins => summary.wins[1] += 1,
