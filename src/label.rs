@@ -281,13 +281,11 @@ impl<'a> Scorer<'a> {
                 .think(&pos, &item.fen, &[], self.limit)
                 .map_err(|e| fail(&item.fen, e.to_string()))?;
             let white = pos.side_to_move() == Color::White;
-            out.push(reply.score_cp.filter(|s| s.abs() < KEEP_SCORE).map(|s| {
-                if white {
-                    s
-                } else {
-                    -s
-                }
-            }));
+            // An engine may send any i32: `abs` of the most negative one wraps to itself.
+            let kept = reply
+                .score_cp
+                .filter(|s| s.unsigned_abs() < KEEP_SCORE.unsigned_abs());
+            out.push(kept.map(|s| if white { s } else { -s }));
         }
         Ok(out)
     }

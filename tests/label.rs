@@ -143,3 +143,29 @@ fn bad_input_gets_one_line_errors() {
     );
     assert!(err.contains("/nonexistent/engine"), "{err}");
 }
+
+/// A UCI engine (a shell script) answering every search with `score cp SCORE`.
+fn stub_engine(name: &str, score: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = temp_path(name);
+    let script = format!(
+        "#!/bin/sh\nwhile read l; do case \"$l\" in\n\
+         uci) echo uciok;; isready) echo readyok;;\n\
+         go*) echo \"info depth 1 score cp {score}\"; echo \"bestmove e2e4\";;\n\
+         quit) exit;; esac; done\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn scores_beyond_3000_are_left_out_even_the_most_negative_i32() {
+    let input = data("label-min-in.txt", &CHESS_UP[..1]);
+    for (score, kept) in [("-2147483648", 0), ("-3000", 0), ("2999", 1)] {
+        let engine = stub_engine(&format!("label-min-{score}.sh"), score);
+        let spec = format!("name=S,cmd={},proto=uci", engine.display());
+        let lines = label("chess", &spec, &input, "label-min-out.txt");
+        assert_eq!(lines.len(), kept, "score {score}: {lines:?}");
+    }
+}
