@@ -169,3 +169,34 @@ fn scores_beyond_3000_are_left_out_even_the_most_negative_i32() {
         assert_eq!(lines.len(), kept, "score {score}: {lines:?}");
     }
 }
+
+#[test]
+fn out_is_replaced_only_when_the_run_succeeds_so_it_may_be_the_data_file() {
+    let input = data("label-same.txt", &CHESS_UP);
+    let before = std::fs::read_to_string(&input).unwrap();
+    let path = input.to_str().unwrap();
+    let (code, _, err) = tenfold(&[
+        "label",
+        "--data",
+        path,
+        "--engine",
+        "name=X,cmd=/nonexistent,proto=uci",
+        "--depth",
+        "2",
+        "--out",
+        path,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        !err.contains("position:") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), before);
+    let (code, _, err) = tenfold(&[
+        "label", "--data", path, "--engine", "name=tf", "--depth", "2", "--out", path,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let after = std::fs::read_to_string(&input).unwrap();
+    assert_eq!(after.lines().filter(|l| !l.starts_with('#')).count(), 2);
+    assert!(after.starts_with("# tenfold label"), "{after}");
+}
