@@ -126,6 +126,9 @@ impl LabelArgs {
                 "--depth, --nodes and --threads must be at least 1".into(),
             ));
         }
+        // Each thread is an engine process: capped as datagen's and tune's threads are.
+        crate::search::smp::check_threads(self.threads)
+            .map_err(|e| LabelError::Usage(e.to_string()))?;
         let spec = EngineSpec::parse(&self.engine).map_err(|e| LabelError::Usage(e.to_string()))?;
         let mut items = Vec::new();
         for path in &self.data {

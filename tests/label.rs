@@ -200,3 +200,25 @@ fn out_is_replaced_only_when_the_run_succeeds_so_it_may_be_the_data_file() {
     assert_eq!(after.lines().filter(|l| !l.starts_with('#')).count(), 2);
     assert!(after.starts_with("# tenfold label"), "{after}");
 }
+
+#[test]
+fn thread_counts_past_four_per_hardware_thread_are_refused_as_datagen_refuses_them() {
+    let input = data("label-threads.txt", &CHESS_UP[..1]);
+    let out = temp_path("label-threads-out.txt");
+    let (code, _, err) = tenfold(&[
+        "label",
+        "--data",
+        input.to_str().unwrap(),
+        "--engine",
+        "name=tf",
+        "--depth",
+        "1",
+        "--threads",
+        "100000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("threads") && err.lines().count() == 1, "{err}");
+    assert!(!out.exists());
+}
