@@ -751,3 +751,34 @@ fn datagen_gives_up_after_a_thousand_games_in_a_row_keep_nothing() {
         "{err}"
     );
 }
+
+#[test]
+fn tune_refuses_another_games_table_and_an_unwritable_out_before_fitting() {
+    let data = temp_path("tune-other-data.txt");
+    std::fs::write(
+        &data,
+        "# made by the test\n\
+         rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 30 | 1-0\n\
+         rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 900 | 1-0\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1 | -900 | 0-1\n",
+    )
+    .unwrap();
+    let table = temp_path("tune-combined-arms.toml");
+    let original = concat!(env!("CARGO_MANIFEST_DIR"), "/tables/combined-arms.toml");
+    std::fs::copy(original, &table).unwrap();
+    let (code, out, err) = tune_chess(&data, &["--epochs", "1", "--into", table.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("combined-arms") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(out.is_empty(), "fitted before refusing: {out}");
+    assert_eq!(
+        std::fs::read_to_string(&table).unwrap(),
+        std::fs::read_to_string(original).unwrap()
+    );
+    let (code, out, err) = tune_chess(&data, &["--epochs", "1", "--out", "/nonexistent/x.toml"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("/nonexistent"), "{err}");
+    assert!(out.is_empty(), "fitted before refusing: {out}");
+}
