@@ -36,6 +36,9 @@ const WIN_SCORE: i32 = 1000;
 const WIN_PLIES: u32 = 8;
 /// Scores at least this large are not kept (the evaluation cannot express them).
 const KEEP_SCORE: i32 = 3000;
+/// Games in a row keeping no position after which a `--positions` run gives up: options
+/// no check foresees (a start position in check, say) would otherwise never reach it.
+const BARREN_GAMES: u64 = 1000;
 
 /// `tenfold datagen` options.
 #[derive(clap::Args, Clone, Debug)]
@@ -160,12 +163,30 @@ impl DatagenArgs {
             }
             (g, p) => (g, p),
         };
+        if self.skip >= self.max_plies {
+            return Err(DatagenError::Usage(format!(
+                "--skip {} is not below --max-plies {}: no position could be kept",
+                self.skip, self.max_plies
+            )));
+        }
+        if self.quiet_margin < 0 {
+            return Err(DatagenError::Usage(format!(
+                "--quiet-margin {} is negative: no position could be kept",
+                self.quiet_margin
+            )));
+        }
         if self.threads == 0 || self.hash == 0 {
             return Err(DatagenError::Usage(
                 "--threads and --hash must be at least 1".into(),
             ));
         }
         crate::search::smp::check_threads(self.threads)
+            .map_err(|e| DatagenError::Usage(e.to_string()))?;
+        // Every table is had before the file is touched: a hash that cannot be
+        // allocated is refused as `search` refuses it, and leaves the file as it was.
+        let engines = (0..self.threads)
+            .map(|_| Engine::try_new(1, self.hash))
+            .collect::<Result<Vec<_>, _>>()
             .map_err(|e| DatagenError::Usage(e.to_string()))?;
         let io = |e| DatagenError::Io(self.out.clone(), e);
         let mut out = std::io::BufWriter::new(std::fs::File::create(&self.out).map_err(io)?);
@@ -190,11 +211,10 @@ impl DatagenArgs {
         let mut summary = DatagenSummary::default();
         let started = std::time::Instant::now();
         let written = std::thread::scope(|s| -> Result<(), DatagenError> {
-            for _ in 0..self.threads {
+            for mut engine in engines {
                 let tx = tx.clone();
                 let (next, done, limits) = (&next, &done, limits.clone());
                 s.spawn(move || {
-                    let mut engine = Engine::new(1, self.hash);
                     let eval = Eval::new(v);
                     while !done.load(Ordering::Relaxed) {
                         let g = next.fetch_add(1, Ordering::Relaxed);
@@ -212,6 +232,7 @@ impl DatagenArgs {
             // Games arrive in any order; they are written in game order.
             let mut pending = BTreeMap::new();
             let mut want = 0u64;
+            let mut barren = 0u64;
             for (g, game) in rx {
                 pending.insert(g, game);
                 while let Some(game) = pending.remove(&want) {
@@ -230,6 +251,14 @@ impl DatagenArgs {
                         })?;
                     summary.games += 1;
                     summary.positions += game.lines.len() as u64;
+                    barren = if game.lines.is_empty() { barren + 1 } else { 0 };
+                    if target.1.is_some() && barren >= BARREN_GAMES {
+                        done.store(true, Ordering::Relaxed);
+                        return Err(DatagenError::Usage(format!(
+                            "{BARREN_GAMES} games in a row kept no position; \
+                             --positions would never be reached with these options"
+                        )));
+                    }
                     match game.result {
                         GameResult::WhiteWins => summary.wins[0] += 1,
                         GameResult::BlackWins => summary.wins[1] += 1,

@@ -12,8 +12,9 @@
 //! are left out, as are those it gives no score for. The positions go out in blocks of
 //! 256, dealt in turn to the engine processes (`--threads`), each engine keeping its
 //! hash from one position to the next; blocks are written in file order as they are
-//! done, so an interrupted run keeps what it wrote and a run is repeatable for a
-//! deterministic engine and a thread count.
+//! done, so a run is repeatable for a deterministic engine and a thread count. They go
+//! to a file beside `--out` that replaces it when the run succeeds: a failed run leaves
+//! `--out` (which may be a data file) as it was.
 
 use crate::arena::make_player;
 use crate::arena::player::{EngineSpec, Limit, Player};
@@ -73,6 +74,9 @@ pub enum LabelError {
     /// The engine failed on a position.
     #[error("engine {0}: {1} (position: {2})")]
     Engine(String, String, String),
+    /// The engine could not be started or told the game.
+    #[error("engine {0}: {1}")]
+    Start(String, String),
 }
 
 /// What a run wrote.
@@ -122,6 +126,9 @@ impl LabelArgs {
                 "--depth, --nodes and --threads must be at least 1".into(),
             ));
         }
+        // Each thread is an engine process: capped as datagen's and tune's threads are.
+        crate::search::smp::check_threads(self.threads)
+            .map_err(|e| LabelError::Usage(e.to_string()))?;
         let spec = EngineSpec::parse(&self.engine).map_err(|e| LabelError::Usage(e.to_string()))?;
         let mut items = Vec::new();
         for path in &self.data {
@@ -138,7 +145,9 @@ impl LabelArgs {
             }
         }
         let io = |e| LabelError::Io(self.out.clone(), e);
-        let mut out = std::io::BufWriter::new(std::fs::File::create(&self.out).map_err(io)?);
+        // Written beside --out and put in place at the end: --out may be one of the
+        // data files, which a failed run must leave as it was.
+        let mut out = crate::core::output::Output::create(&self.out).map_err(io)?;
         writeln!(
             out,
             "# tenfold label --engine {}{}{} (from {})",
@@ -221,6 +230,7 @@ impl LabelArgs {
             Ok(())
         })
         .inspect_err(|_| stop.store(true, Ordering::Relaxed))?;
+        out.commit().map_err(io)?;
         if let Some(b) = &bar {
             b.finish_and_clear();
         }
@@ -248,9 +258,9 @@ impl<'a> Scorer<'a> {
         limit: &'a Limit,
     ) -> Result<Scorer<'a>, LabelError> {
         let mut player = make_player(spec, 1, variant_files);
-        player.new_game(&v.name, &v.start_fen).map_err(|e| {
-            LabelError::Engine(spec.name.clone(), e.to_string(), v.start_fen.clone())
-        })?;
+        player
+            .new_game(&v.name, &v.start_fen)
+            .map_err(|e| LabelError::Start(spec.name.clone(), e.to_string()))?;
         Ok(Scorer {
             v,
             player,
@@ -281,13 +291,11 @@ impl<'a> Scorer<'a> {
                 .think(&pos, &item.fen, &[], self.limit)
                 .map_err(|e| fail(&item.fen, e.to_string()))?;
             let white = pos.side_to_move() == Color::White;
-            out.push(reply.score_cp.filter(|s| s.abs() < KEEP_SCORE).map(|s| {
-                if white {
-                    s
-                } else {
-                    -s
-                }
-            }));
+            // An engine may send any i32: `abs` of the most negative one wraps to itself.
+            let kept = reply
+                .score_cp
+                .filter(|s| s.unsigned_abs() < KEEP_SCORE.unsigned_abs());
+            out.push(kept.map(|s| if white { s } else { -s }));
         }
         Ok(out)
     }

@@ -249,7 +249,11 @@ fn check_complete(
     })
 }
 
-/// Shards 0..N of one N, each exactly once.
+/// Missing slices named in an error before the rest are only counted.
+const LISTED: usize = 8;
+
+/// Shards 0..N of one N, each exactly once. N comes from the files, so nothing here
+/// takes time or memory in N: only the given shards are walked.
 fn check_shards(list: &[(&str, Shard)]) -> Result<(), MergeError> {
     let n = list[0].1.count;
     if let Some((file, s)) = list.iter().find(|(_, s)| s.count != n) {
@@ -261,30 +265,40 @@ fn check_shards(list: &[(&str, Shard)]) -> Result<(), MergeError> {
             expected: n.to_string(),
         });
     }
-    for i in 0..n {
-        let files: Vec<&str> = list
-            .iter()
-            .filter(|(_, s)| s.index == i)
-            .map(|(f, _)| *f)
-            .collect();
-        if files.len() > 1 {
+    let mut given: Vec<(usize, &str)> = list.iter().map(|(f, s)| (s.index, *f)).collect();
+    given.sort_by_key(|&(i, _)| i);
+    for run in given.chunk_by(|a, b| a.0 == b.0) {
+        if run.len() > 1 {
+            let files: Vec<&str> = list
+                .iter()
+                .filter(|(_, s)| s.index == run[0].0)
+                .map(|(f, _)| *f)
+                .collect();
             return Err(MergeError::Duplicate(format!(
-                "shard {i}/{n} given {} times: {}",
+                "shard {}/{n} given {} times: {}",
+                run[0].0,
                 files.len(),
                 files.join(", ")
             )));
         }
     }
-    let missing: Vec<String> = (0..n)
-        .filter(|&i| list.iter().all(|(_, s)| s.index != i))
-        .map(|i| format!("{i}/{n}"))
-        .collect();
-    match missing.len() {
+    // The gaps between the given indices, in order, until enough are named.
+    let mut missing = Vec::new();
+    let mut at = 0;
+    for i in given.iter().map(|&(i, _)| i).chain([n]) {
+        missing.extend((at..i.min(n)).take(LISTED - missing.len()));
+        at = i.saturating_add(1);
+    }
+    let names: Vec<String> = missing.iter().map(|i| format!("{i}/{n}")).collect();
+    let absent = n.saturating_sub(given.len());
+    match absent {
         0 => Ok(()),
-        1 => Err(MergeError::Missing(format!("shard {}", missing[0]))),
+        1 => Err(MergeError::Missing(format!("shard {}", names[0]))),
+        _ if absent <= LISTED => Err(MergeError::Missing(format!("shards {}", names.join(", ")))),
         _ => Err(MergeError::Missing(format!(
-            "shards {}",
-            missing.join(", ")
+            "shards {} and {} more",
+            names.join(", "),
+            absent - names.len()
         ))),
     }
 }
@@ -338,7 +352,9 @@ fn merge_perft(docs: &[(String, &str, Value)]) -> Result<Merged, MergeError> {
         .collect();
     check_shards(&list)?;
     for ((file, _, _), s) in docs.iter().zip(&shards) {
-        let want = (0..s.items_total).filter(|&i| s.shard.owns(i)).count();
+        // Items are dealt round-robin: the first `total % count` shards hold one more.
+        let (count, index) = (s.shard.count, s.shard.index);
+        let want = s.items_total / count + usize::from(index < s.items_total % count);
         let own = s
             .items
             .iter()
@@ -377,7 +393,22 @@ fn merge_match(args: &MergeArgs, docs: &[(String, &str, Value)]) -> Result<Merge
         .collect();
     check_pairs(&ranges, total)?;
     for (file, s) in &slices {
-        let want = 2 * s.info.pairs.len();
+        // The pairs come from the file: a range past the schedule, or one whose game
+        // count does not fit, is an edited slice, not an empty one.
+        let pairs = &s.info.pairs;
+        let want = pairs
+            .len()
+            .checked_mul(2)
+            .filter(|_| pairs.start < pairs.end && pairs.end <= total)
+            .ok_or_else(|| {
+                format_error(
+                    file,
+                    format!(
+                        "\"pairs\" {}..{} is no slice of a schedule of {total} pairs",
+                        pairs.start, pairs.end
+                    ),
+                )
+            })?;
         let inside = s.games.iter().filter(|g| s.info.pairs.contains(&g.pair));
         let ids = inside.map(|g| g.number).collect();
         check_complete(file, ids, s.games.len(), want, "games")?;

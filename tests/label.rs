@@ -143,3 +143,82 @@ fn bad_input_gets_one_line_errors() {
     );
     assert!(err.contains("/nonexistent/engine"), "{err}");
 }
+
+/// A UCI engine (a shell script) answering every search with `score cp SCORE`.
+fn stub_engine(name: &str, score: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = temp_path(name);
+    let script = format!(
+        "#!/bin/sh\nwhile read l; do case \"$l\" in\n\
+         uci) echo uciok;; isready) echo readyok;;\n\
+         go*) echo \"info depth 1 score cp {score}\"; echo \"bestmove e2e4\";;\n\
+         quit) exit;; esac; done\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn scores_beyond_3000_are_left_out_even_the_most_negative_i32() {
+    let input = data("label-min-in.txt", &CHESS_UP[..1]);
+    for (score, kept) in [("-2147483648", 0), ("-3000", 0), ("2999", 1)] {
+        let engine = stub_engine(&format!("label-min-{score}.sh"), score);
+        let spec = format!("name=S,cmd={},proto=uci", engine.display());
+        let lines = label("chess", &spec, &input, "label-min-out.txt");
+        assert_eq!(lines.len(), kept, "score {score}: {lines:?}");
+    }
+}
+
+#[test]
+fn out_is_replaced_only_when_the_run_succeeds_so_it_may_be_the_data_file() {
+    let input = data("label-same.txt", &CHESS_UP);
+    let before = std::fs::read_to_string(&input).unwrap();
+    let path = input.to_str().unwrap();
+    let (code, _, err) = tenfold(&[
+        "label",
+        "--data",
+        path,
+        "--engine",
+        "name=X,cmd=/nonexistent,proto=uci",
+        "--depth",
+        "2",
+        "--out",
+        path,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        !err.contains("position:") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), before);
+    let (code, _, err) = tenfold(&[
+        "label", "--data", path, "--engine", "name=tf", "--depth", "2", "--out", path,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let after = std::fs::read_to_string(&input).unwrap();
+    assert_eq!(after.lines().filter(|l| !l.starts_with('#')).count(), 2);
+    assert!(after.starts_with("# tenfold label"), "{after}");
+}
+
+#[test]
+fn thread_counts_past_four_per_hardware_thread_are_refused_as_datagen_refuses_them() {
+    let input = data("label-threads.txt", &CHESS_UP[..1]);
+    let out = temp_path("label-threads-out.txt");
+    let (code, _, err) = tenfold(&[
+        "label",
+        "--data",
+        input.to_str().unwrap(),
+        "--engine",
+        "name=tf",
+        "--depth",
+        "1",
+        "--threads",
+        "100000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("threads") && err.lines().count() == 1, "{err}");
+    assert!(!out.exists());
+}

@@ -414,3 +414,26 @@ fn the_committed_pictures_are_what_the_commands_make() {
         );
     }
 }
+
+#[test]
+fn svg_output_follows_a_link_and_leaves_a_device_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    // A link keeps being a link, and its target gets the picture.
+    let target = common::temp_path("linked-target.svg");
+    let link = common::temp_path("link.svg");
+    std::fs::write(&target, "old").unwrap();
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let out = tenfold_cmd(&["diagram", "--svg", link.to_str().unwrap()]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    svg_size(&std::fs::read_to_string(&target).unwrap());
+    // Checked only after the link: a device is written into, never replaced.
+    let out = tenfold_cmd(&["diagram", "--svg", "/dev/null"]);
+    assert!(out.status.success(), "{out:?}");
+    let null = std::fs::symlink_metadata("/dev/null").unwrap();
+    assert!(null.file_type().is_char_device());
+}

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{temp_path, tenfold};
+use common::{temp_path, tenfold, tenfold_within};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
@@ -282,6 +282,86 @@ fn perft_shards_merge_to_the_total_and_the_divide() {
     std::fs::write(format!("{dir}-junk.json"), "{\"nodes\": 1}").unwrap();
     let (code, _, err) = tenfold(&["merge", &format!("{dir}-junk.json")]);
     assert_eq!(code, 2, "{err}");
+}
+
+/// `tenfold merge` of `files` with `edit` applied to each slice first, given 20 seconds.
+fn merge_edited(files: &[String], name: &str, edit: impl Fn(&mut Value)) -> (i32, String) {
+    let edited: Vec<String> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let mut v = json(&std::fs::read_to_string(f).unwrap());
+            edit(&mut v);
+            let out = temp_path(&format!("{name}-{i}.json"));
+            std::fs::write(&out, v.to_string()).unwrap();
+            out.to_string_lossy().into_owned()
+        })
+        .collect();
+    let mut args = vec!["merge"];
+    args.extend(edited.iter().map(String::as_str));
+    let (code, _, err) = tenfold_within(&args, 20).unwrap_or_else(|| panic!("{name}: merge hangs"));
+    (code, err)
+}
+
+#[test]
+fn merge_takes_no_count_from_a_slice_on_trust() {
+    let files: Vec<String> = (0..3)
+        .map(|i| {
+            let shard = format!("{i}/3");
+            let (code, out, err) = tenfold(&["perft", "--depth", "3", "--shard", &shard, "--json"]);
+            assert_eq!(code, 0, "{err}");
+            let file = temp_path(&format!("trust-{i}.json"));
+            std::fs::write(&file, out).unwrap();
+            file.to_string_lossy().into_owned()
+        })
+        .collect();
+    // A shard count of 10^12 leaves 999999999997 shards missing: a few are named.
+    let (code, err) = merge_edited(&files, "count", |v| {
+        v["shard"]["count"] = 1_000_000_000_000u64.into()
+    });
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("shards 3/1000000000000, 4/1000000000000")
+            && err.contains("and 999999999989 more missing")
+            && err.lines().count() == 1,
+        "{err}"
+    );
+    // 10^15 positions in all: each slice is far short of its share, and says so.
+    let (code, err) = merge_edited(&files, "total", |v| {
+        v["items_total"] = 1_000_000_000_000_000u64.into()
+    });
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("of its 333333333333334 positions"), "{err}");
+    // A match slice whose pairs would hold 2^64 games is refused, not taken as empty.
+    let (code, out, err) = tenfold(&[
+        "match",
+        "--engine",
+        "name=R,player=random",
+        "--engine",
+        "name=G,player=greedy",
+        "--games",
+        "2",
+        "--maxmoves",
+        "10",
+        "--shard",
+        "0/1",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let file = temp_path("trust-match.json");
+    std::fs::write(&file, out).unwrap();
+    let files = [file.to_string_lossy().into_owned()];
+    let (code, err) = merge_edited(&files, "pairs", |v| {
+        v["pairs"] = serde_json::json!([0u64, 1u64 << 63]);
+        v["total_pairs"] = serde_json::json!(1u64 << 63);
+    });
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("0..9223372036854775808"), "{err}");
+    let (code, err) = merge_edited(&files, "shard", |v| {
+        v["shard"] = serde_json::json!({"index": 0, "count": 1_000_000_000_000u64});
+    });
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("and 999999999991 more missing"), "{err}");
 }
 
 /// Games whose PGN is complete so far.

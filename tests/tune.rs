@@ -666,3 +666,119 @@ fn tune_json_is_one_object_summing_up_the_fit() {
         .unwrap()
         .starts_with("[eval]\n"));
 }
+
+#[test]
+fn datagen_refuses_a_hash_it_cannot_allocate_before_touching_the_file() {
+    let out = temp_path("datagen-hash.txt");
+    std::fs::write(&out, "kept\n").unwrap();
+    let (code, _, err) = tenfold(&[
+        "datagen",
+        "--games",
+        "1",
+        "--nodes",
+        "100",
+        "--hash",
+        "8796093022207",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("hash") && err.lines().count() == 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "kept\n");
+}
+
+#[test]
+fn datagen_refuses_options_that_can_keep_no_position() {
+    let out = temp_path("datagen-none.txt");
+    for (option, value, extra) in [
+        ("--skip", "8", ["--max-plies", "8"]),
+        ("--skip", "4294967295", ["--plies", "8"]),
+        ("--quiet-margin", "-1", ["--plies", "8"]),
+    ] {
+        // `--quiet-margin=-1`: a separate `-1` would be taken for an option.
+        let (code, _, err) = tenfold(&[
+            "datagen",
+            "--positions",
+            "10",
+            "--nodes",
+            "100",
+            &format!("{option}={value}"),
+            extra[0],
+            extra[1],
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 2, "{option} {value}: {err}");
+        assert!(err.contains(option) && err.lines().count() == 1, "{err}");
+    }
+}
+
+#[test]
+fn datagen_gives_up_after_a_thousand_games_in_a_row_keep_nothing() {
+    // Every game starts in check and ends after its first ply: no position can be kept,
+    // though no option says so.
+    let table = temp_path("datagen-check.toml");
+    std::fs::write(
+        &table,
+        "extends = \"chess\"\nname = \"check-start\"\nstart = \"4k3/8/8/8/8/8/8/4K2r w - - 0 1\"\n",
+    )
+    .unwrap();
+    let out = temp_path("datagen-barren.txt");
+    let (code, _, err) = tenfold(&[
+        "datagen",
+        "--variant-file",
+        table.to_str().unwrap(),
+        "--variant",
+        "check-start",
+        "--positions",
+        "1",
+        "--nodes",
+        "1",
+        "--plies",
+        "0",
+        "--skip",
+        "0",
+        "--max-plies",
+        "1",
+        "--threads",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("1000 games") && err.lines().count() == 1,
+        "{err}"
+    );
+}
+
+#[test]
+fn tune_refuses_another_games_table_and_an_unwritable_out_before_fitting() {
+    let data = temp_path("tune-other-data.txt");
+    std::fs::write(
+        &data,
+        "# made by the test\n\
+         rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 30 | 1-0\n\
+         rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 900 | 1-0\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1 | -900 | 0-1\n",
+    )
+    .unwrap();
+    let table = temp_path("tune-combined-arms.toml");
+    let original = concat!(env!("CARGO_MANIFEST_DIR"), "/tables/combined-arms.toml");
+    std::fs::copy(original, &table).unwrap();
+    let (code, out, err) = tune_chess(&data, &["--epochs", "1", "--into", table.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("combined-arms") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(out.is_empty(), "fitted before refusing: {out}");
+    assert_eq!(
+        std::fs::read_to_string(&table).unwrap(),
+        std::fs::read_to_string(original).unwrap()
+    );
+    let (code, out, err) = tune_chess(&data, &["--epochs", "1", "--out", "/nonexistent/x.toml"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("/nonexistent"), "{err}");
+    assert!(out.is_empty(), "fitted before refusing: {out}");
+}

@@ -167,6 +167,9 @@ pub fn read(v: &Value) -> Result<MatchSlice, SliceError> {
             count: whole(field(s, "count")?, "shard.count")?,
         }),
     };
+    if shard.is_some_and(|s| s.index >= s.count) {
+        return Err(SliceError("shard index not below its count".into()));
+    }
     let pairs = field(v, "pairs")?
         .as_array()
         .filter(|a| a.len() == 2)

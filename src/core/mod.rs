@@ -4,6 +4,7 @@ pub mod fen;
 pub mod geometry;
 pub mod input;
 pub mod moves;
+pub mod output;
 pub mod shard;
 pub mod word;
 pub mod zobrist;

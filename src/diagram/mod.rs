@@ -35,17 +35,12 @@ pub enum DiagramError {
     },
 }
 
-/// Writes `svg` to `path` through a temporary file renamed into place, so that a
-/// viewer watching the file (a match plot redrawn after each game) never reads half.
+/// Writes `svg` to `path` whole, so that a viewer watching the file (a match plot
+/// redrawn after each game) never reads half; a link is followed and a device written
+/// in place.
 pub fn write_svg(path: &str, svg: &str) -> Result<(), DiagramError> {
-    let err = |source| DiagramError::Write {
+    crate::core::output::write_whole(path, svg.as_bytes()).map_err(|source| DiagramError::Write {
         path: path.to_string(),
         source,
-    };
-    let tmp = format!("{path}.tmp{}", std::process::id());
-    std::fs::write(&tmp, svg).map_err(err)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        err(e)
     })
 }

@@ -302,9 +302,21 @@ impl TuneArgs {
         }
         crate::search::smp::check_threads(self.threads)
             .map_err(|e| TuneError::Usage(e.to_string()))?;
+        // Refuse before the long part, not after it.
         if let Some(table) = &self.into {
-            // Refuse before the long part, not after it.
-            std::fs::metadata(table).map_err(|e| TuneError::Io(table.clone(), e))?;
+            check_into(table, &v.name)?;
+        }
+        if let Some(path) = &self.out {
+            let dir = std::path::Path::new(path)
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(std::path::Path::new("."));
+            if !dir.is_dir() {
+                return Err(TuneError::Usage(format!(
+                    "--out {path}: no directory {}",
+                    dir.display()
+                )));
+            }
         }
         let eval = Eval::new(v);
         let mut tracer = Tracer::new(&eval);
@@ -474,6 +486,22 @@ fn frozen_mask(
         }
     }
     Ok(mask)
+}
+
+/// Refuses an `--into` table that cannot be read or is another game's: the weights fit
+/// `variant`'s pieces, so the table must be `variant` or a table extending it.
+fn check_into(table: &str, variant: &str) -> Result<(), TuneError> {
+    let text = std::fs::read_to_string(table).map_err(|e| TuneError::Io(table.into(), e))?;
+    let t: toml::Table =
+        toml::from_str(&text).map_err(|e| TuneError::Table(format!("{table}: {}", e.message())))?;
+    let key = |k: &str| t.get(k).and_then(toml::Value::as_str);
+    if key("name") == Some(variant) || key("extends") == Some(variant) {
+        return Ok(());
+    }
+    Err(TuneError::Usage(format!(
+        "--into {table}: the table is {}, not {variant} (the variant tuned) or a table extending it",
+        key("name").unwrap_or("unnamed")
+    )))
 }
 
 /// `table` with its `[eval]` and `[eval.*]` sections replaced by `section` (appended).

@@ -83,3 +83,29 @@ pub fn tenfold<S: AsRef<OsStr>>(args: &[S]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// [`tenfold`], killed after `secs` seconds: `None` if it had not finished by then, so
+/// that a hang fails its test instead of stalling the suite.
+pub fn tenfold_within<S: AsRef<OsStr>>(args: &[S], secs: u64) -> Option<(i32, String, String)> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tenfold"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run tenfold");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while child.try_wait().expect("wait for tenfold").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("read tenfold's output");
+    Some((
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    ))
+}
