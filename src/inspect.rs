@@ -46,17 +46,30 @@ pub fn builtins() -> Result<Vec<Arc<Variant>>, LoadError> {
     registry::names().into_iter().map(registry::get).collect()
 }
 
+/// Every known variant: the built-ins, then the tables loaded, in listing order.
+pub fn known() -> Result<Vec<Arc<Variant>>, LoadError> {
+    registry::known().iter().map(|n| registry::get(n)).collect()
+}
+
 /// A list of variants with their boards and descriptions.
 pub struct VariantList(pub Vec<Arc<Variant>>);
 
 impl Report for VariantList {
     /// `name  FxR  description`, a line each.
     fn text(&self) -> String {
+        // A loaded table's name may be longer than any built-in's.
+        let w = self
+            .0
+            .iter()
+            .map(|v| v.name.len())
+            .max()
+            .unwrap_or(0)
+            .max(16);
         self.0
             .iter()
             .map(|v| {
                 let (n, f, r, d) = (&v.name, v.board.files, v.board.ranks, &v.description);
-                format!("{n:<16} {f}x{r:<4} {d}\n")
+                format!("{n:<w$} {:<7} {d}\n", format!("{f}x{r}"))
             })
             .collect()
     }

@@ -168,7 +168,12 @@ fn run(cli: Cli) -> Result<(), Fail> {
         }
         Cmd::Uci => speak(tenfold::protocol::uci::run),
         Cmd::Xboard => speak(tenfold::protocol::xboard::run),
-        Cmd::Variants => show(c, &VariantList(builtins()?)),
+        // One named game, or every known one: the built-ins, then the tables loaded.
+        Cmd::Variants if c.variant_typed => show(c, &VariantList(vec![variant(c)?])),
+        Cmd::Variants => show(
+            c,
+            &VariantList(inspect::known().map_err(|e| Fail(1, e.to_string()))?),
+        ),
         Cmd::Moves => show(c, &LegalMoves::of(&position(c)?)),
         Cmd::Fen => show(c, &FenReport::of(&position(c)?)),
         Cmd::Describe(a) => {

@@ -18,6 +18,32 @@ fn variants_lists_chess() {
         .any(|l| l.starts_with("chess") && l.contains("8x8")));
 }
 
+/// `variants` lists the tables loaded after the built-ins, `--variant` names one game
+/// (an unknown one is refused), and the description column starts at one place.
+#[test]
+fn variants_lists_loaded_tables_and_one_named_game() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/grasshopper.toml");
+    let (code, out, err) = tenfold(&["variants", "--variant-file", file]);
+    assert_eq!(code, 0, "{err}");
+    let last = out.lines().last().unwrap();
+    assert!(last.starts_with("grasshopper-chess "), "{out}");
+    // Where the third field (the description) starts.
+    let column = |l: &str| {
+        let size = l.split_whitespace().nth(1).unwrap();
+        let at = l.find(&format!(" {size} ")).unwrap() + size.len() + 2;
+        at + l[at..].len() - l[at..].trim_start().len()
+    };
+    let first = column(out.lines().next().unwrap());
+    assert!(out.lines().all(|l| column(l) == first), "{out}");
+    let (code, out, _) = tenfold(&["variants", "--variant", "grand"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(out.starts_with("grand "), "{out}");
+    let (code, _, err) = tenfold(&["variants", "--variant", "nosuch"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("nosuch"), "{err}");
+}
+
 #[test]
 fn moves_are_sorted_and_json_shaped() {
     let (code, out, _) = tenfold(&["moves"]);

@@ -1364,7 +1364,10 @@ fn xboard_piece_lines_leave_out_what_betza_cannot_write() {
     assert_eq!(piece_description(&v, t), "N");
     let lines = setup_lines(&v);
     assert!(lines.iter().all(|l| !l.contains('?')), "{lines:?}");
-    let unchecked = lines.iter().find(|l| l.starts_with(UNCHECKED_PREFIX)).unwrap();
+    let unchecked = lines
+        .iter()
+        .find(|l| l.starts_with(UNCHECKED_PREFIX))
+        .unwrap();
     assert!(unchecked.contains("Betza cannot write"), "{unchecked}");
 }
 

@@ -313,6 +313,27 @@ fn malformed_data_lines_are_refused_with_file_and_line() {
     }
 }
 
+/// Capablanca's positions fit Embassy's board and letters; the header `datagen` wrote
+/// says whose they are, and fitting Embassy's weights to them is refused.
+#[test]
+fn data_made_for_another_game_is_refused_by_its_header() {
+    let path = temp_path("capablanca-data.txt");
+    let p = path.to_str().unwrap();
+    let text = datagen("capablanca", "1", "5", "1", p);
+    assert!(
+        text.starts_with("# tenfold datagen --variant capablanca "),
+        "{text}"
+    );
+    let (code, _, err) = tenfold(&["tune", "--variant", "embassy", "--data", p, "--epochs", "1"]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains(&format!("{p}:1:")), "{err}");
+    assert!(
+        err.contains("made for capablanca, not for embassy"),
+        "{err}"
+    );
+}
+
 #[test]
 fn eval_sections_override_the_derived_weights_and_bad_ones_name_the_key() {
     let chess = registry::get("chess").unwrap();

@@ -241,14 +241,27 @@ pub fn read_data(v: &Arc<Variant>, path: &str) -> Result<Vec<(Position, i32, f32
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
         let bad = |msg: String| TuneError::Data {
             file: path.to_string(),
             line: i + 1,
             msg,
         };
+        // The header `datagen` writes names the game: another game's positions may
+        // well fit this board and letters, and would be fitted as if they were its own.
+        if let Some(made) = line
+            .strip_prefix("# tenfold datagen --variant ")
+            .and_then(|rest| rest.split_whitespace().next())
+        {
+            if !made.eq_ignore_ascii_case(&v.name) {
+                return Err(bad(format!(
+                    "the data was made for {made}, not for {}",
+                    v.name
+                )));
+            }
+        }
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
         let parts: Vec<&str> = line.split('|').map(str::trim).collect();
         let [fen, score, result] = parts[..] else {
             return Err(bad(format!(
