@@ -105,7 +105,7 @@ impl crate::report::Report for LabelSummary {
 /// One position to score: its FEN and its game's result as the data line wrote it.
 struct Item {
     fen: String,
-    result: &'static str,
+    result: String,
 }
 
 impl LabelArgs {
@@ -133,10 +133,12 @@ impl LabelArgs {
         let mut items = Vec::new();
         for path in &self.data {
             for (pos, _, result) in read_data(v, path)? {
+                // A result written as a number (`tune` reads 0 to 1) stays that number.
                 let result = match result {
-                    r if r >= 1.0 => "1-0",
-                    r if r <= 0.0 => "0-1",
-                    _ => "1/2-1/2",
+                    1.0 => "1-0".to_string(),
+                    0.0 => "0-1".to_string(),
+                    0.5 => "1/2-1/2".to_string(),
+                    r => r.to_string(),
                 };
                 items.push(Item {
                     fen: pos.fen(),

@@ -85,6 +85,21 @@ fn fairy_stockfish() -> Option<&'static str> {
     None
 }
 
+/// README: "written as the same `FEN | score | result` line": a result given as a
+/// number (`tune` reads any from 0 to 1) is not rounded to a game's result.
+#[test]
+fn a_result_written_as_a_number_stays_that_number() {
+    let path = temp_path("fraction.txt");
+    std::fs::write(
+        &path,
+        format!("{} | 10 | 0.9\n{} | 10 | 0.5\n", CHESS_UP[0], CHESS_UP[1]),
+    )
+    .unwrap();
+    let lines = label("chess", "name=T", &path, "fraction-out.txt");
+    let results: Vec<&str> = lines.iter().map(|l| l.2.as_str()).collect();
+    assert_eq!(results, ["0.9", "1/2-1/2"]);
+}
+
 #[test]
 fn fairy_stockfish_scores_chess_and_grand_positions() {
     let Some(fs) = fairy_stockfish() else {
