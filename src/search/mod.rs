@@ -48,6 +48,8 @@ use std::sync::Arc;
 pub const MAX_PLY: usize = 128;
 /// Quiescence plies in which kills that do not end on their victim are searched.
 const KILL_PLIES: u32 = 2;
+/// Quiescence plies in which every capture is searched; below them only recaptures.
+const RECAPTURE_PLIES: u32 = 5;
 
 /// Score of mate at the root; mate in n plies scores `MATE - n`.
 pub const MATE: i32 = 32_000;

@@ -76,11 +76,18 @@ impl<W: Word> Worker<W> {
         if self.pos.halfmove() >= 100 {
             return 0;
         }
-        // Keep only captures and promotions (every move when in check), scored.
+        // Keep only captures and promotions (every move when in check), scored. Past
+        // `RECAPTURE_PLIES` only the captures on the square the last move went to are
+        // kept (Stockfish 11's `DEPTH_QS_RECAPTURES`): in a crowded position every capture
+        // opens others, and a grasshopper game's quiescence ran 36 plies deep.
+        let recapture = (!in_check && qply >= RECAPTURE_PLIES).then(|| self.current[ply - 1].to());
         let mut n = 0;
         let (mut top, mut top_key) = (Move::NULL, i64::MIN);
         for i in 0..self.lists[ply].len() {
             let m = self.lists[ply].as_slice()[i];
+            if recapture.is_some_and(|sq| m.to() != sq) {
+                continue;
+            }
             let s = match tactical_order(&self.eval, &self.pos, m) {
                 Some(s) => Some(s),
                 None if in_check => {
@@ -159,6 +166,7 @@ impl<W: Word> Worker<W> {
                 }
             }
             self.shared.tt.prefetch(self.pos.key_after(m));
+            self.current[ply] = m;
             self.pos.make_move(m);
             let gives_check = self.pos.gave_check();
             let s = -self.qsearch(-beta, -alpha, ply + 1, qply + 1, gives_check);
