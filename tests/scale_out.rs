@@ -333,20 +333,9 @@ fn merge_takes_no_count_from_a_slice_on_trust() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("of its 333333333333334 positions"), "{err}");
     // A match slice whose pairs would hold 2^64 games is refused, not taken as empty.
-    let (code, out, err) = tenfold(&[
-        "match",
-        "--engine",
-        "name=R,player=random",
-        "--engine",
-        "name=G,player=greedy",
-        "--games",
-        "2",
-        "--maxmoves",
-        "10",
-        "--shard",
-        "0/1",
-        "--json",
-    ]);
+    let mut args = MATCH.to_vec();
+    args.extend(["--shard", "0/1"]);
+    let (code, out, err) = tenfold(&args);
     assert_eq!(code, 0, "{err}");
     let file = temp_path("trust-match.json");
     std::fs::write(&file, out).unwrap();
