@@ -437,7 +437,7 @@ impl TuneArgs {
             std::fs::write(path, &section).map_err(|e| TuneError::Io(path.clone(), e))?;
         }
         if let Some(path) = &self.into {
-            let text = std::fs::read_to_string(path).map_err(|e| TuneError::Io(path.clone(), e))?;
+            let text = read_table(path)?;
             let new = with_eval_section(&text, &section);
             registry::load_text(&new, path).map_err(|e| TuneError::Table(e.to_string()))?;
             std::fs::write(path, new).map_err(|e| TuneError::Io(path.clone(), e))?;
@@ -501,10 +501,19 @@ fn frozen_mask(
     Ok(mask)
 }
 
+/// The text of the table at `path`, read as `--variant-file` reads one (size cap, byte
+/// order mark dropped).
+fn read_table(path: &str) -> Result<String, TuneError> {
+    crate::core::input::read_text(path, crate::core::input::MAX_TABLE_BYTES).map_err(|e| match e {
+        crate::core::input::ReadError::Io(io) => TuneError::Io(path.into(), io),
+        other => TuneError::Table(format!("{path}: {other}")),
+    })
+}
+
 /// Refuses an `--into` table that cannot be read or is another game's: the weights fit
 /// `variant`'s pieces, so the table must be `variant` or a table extending it.
 fn check_into(table: &str, variant: &str) -> Result<(), TuneError> {
-    let text = std::fs::read_to_string(table).map_err(|e| TuneError::Io(table.into(), e))?;
+    let text = read_table(table)?;
     let t: toml::Table =
         toml::from_str(&text).map_err(|e| TuneError::Table(format!("{table}: {}", e.message())))?;
     let key = |k: &str| t.get(k).and_then(toml::Value::as_str);
