@@ -292,7 +292,8 @@ impl Report for Count {
     /// `move: n` lines and a blank line when divided, then nodes, time and nps.
     fn text(&self) -> String {
         let mut s = String::new();
-        if let Some(d) = &self.divide {
+        // An empty divide (depth 0) prints no blank line before the totals.
+        if let Some(d) = self.divide.as_ref().filter(|d| !d.is_empty()) {
             for (m, n) in d {
                 s += &format!("{m}: {n}\n");
             }
