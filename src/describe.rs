@@ -44,6 +44,9 @@ pub struct Described {
     /// What the diagram leaves out: movement that is no atom (a variant piece's path,
     /// rifle shot or flight), named so that the drawing is never taken for all of it.
     pub note: Option<String>,
+    /// The `--svg` file the diagram was drawn into, if any (named in the JSON as
+    /// `diagram --svg --json` names its file).
+    pub file: Option<String>,
 }
 
 /// PIECE could be read neither as a piece letter nor as Betza nor as a taxonomy name;
@@ -76,8 +79,12 @@ impl Report for Described {
     }
 
     fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({"betza": self.betza, "taxonomy": self.taxonomy,
-                           "diagram": self.diagram, "note": self.note})
+        let mut o = serde_json::json!({"betza": self.betza, "taxonomy": self.taxonomy,
+                                       "diagram": self.diagram, "note": self.note});
+        if let Some(f) = &self.file {
+            o["file"] = f.as_str().into();
+        }
+        o
     }
 }
 
@@ -169,6 +176,7 @@ pub fn describe_atoms(source: String, atoms: Vec<Atom>) -> Described {
         legend: LEGEND,
         atoms,
         note: None,
+        file: None,
     }
 }
 

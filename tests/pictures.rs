@@ -316,6 +316,24 @@ fn diagram_json_is_one_object_with_the_svg_or_its_file() {
     let _ = std::fs::remove_file(&file);
 }
 
+/// `describe --svg FILE --json` names its file as `diagram --svg --json` does (the key
+/// was missing), beside the description itself; without `--svg` there is no such key.
+#[test]
+fn describe_json_names_the_svg_file_it_wrote() {
+    let file = common::temp_path("cli-describe-json.svg");
+    let path = file.to_str().unwrap();
+    let out = tenfold_cmd(&["describe", "N", "--svg", path, "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["file"], path);
+    assert_eq!(v["betza"], "N");
+    svg_size(&std::fs::read_to_string(&file).unwrap());
+    let _ = std::fs::remove_file(&file);
+    let out = tenfold_cmd(&["describe", "N", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert!(v.get("file").is_none(), "{v}");
+}
+
 #[test]
 fn match_plot_is_rewritten_after_each_game() {
     let file = common::temp_path("cli-plot.svg");

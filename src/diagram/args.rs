@@ -93,9 +93,10 @@ impl DescribeArgs {
     /// Describes the piece (in `pos` when `--from` is given) and writes the picture if asked.
     pub fn run(&self, v: &Variant, pos: Option<&Position>) -> Result<Described, DiagramError> {
         let from = pos.zip(self.from.as_deref());
-        let (d, svg) = describe_with_picture(self.piece.as_deref(), from, v)?;
+        let (mut d, svg) = describe_with_picture(self.piece.as_deref(), from, v)?;
         if let Some(path) = &self.svg {
             write_svg(path, &svg)?;
+            d.file = Some(path.clone());
         }
         Ok(d)
     }
