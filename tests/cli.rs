@@ -704,6 +704,28 @@ fn perft_depth_0_is_one_node_divided_or_not() {
     }
 }
 
+/// The text of a divided depth-0 count starts with its totals: no root move is listed,
+/// so no blank line stands before them (it did, as after a list of moves).
+#[test]
+fn perft_depth_0_divided_text_starts_with_the_count() {
+    let (code, out, err) = tenfold(&["perft", "--depth", "0", "--divide"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("nodes 1\n"), "{out:?}");
+}
+
+/// A suite written by an editor that starts files with a UTF-8 byte order mark is read
+/// as the same suite: the mark was taken for part of the first FEN (exit 2).
+#[test]
+fn a_suite_with_a_byte_order_mark_is_read_as_without() {
+    let suite = temp_path("bom.epd");
+    let line = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400\n";
+    std::fs::write(&suite, [&b"\xEF\xBB\xBF"[..], line.as_bytes()].concat()).unwrap();
+    let (code, out, err) = tenfold(&["perft", "--suite", suite.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&suite);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1 passed, 0 failed"), "{out}");
+}
+
 /// `perft --threads 0` and `--hash 0` are refused as `search`, `bench` and `datagen`
 /// refuse them ("must be at least 1"), whether counting, checking a suite or sharding;
 /// perft accepted both (0 threads counted on one, 0 MB meant no table).
