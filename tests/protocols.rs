@@ -199,21 +199,39 @@ fn uci_eval_prints_the_terms_of_the_current_position() {
     s.quit("quit");
 }
 
+/// A `position` whose move list holds a move that cannot be played sets the position
+/// before that move, as Stockfish does: the next `go` answers for the game the GUI sent
+/// (it answered for the position of the command before, another game's). A position
+/// that cannot be read leaves none: `go` answers `bestmove (none)` with the error.
 #[test]
-fn uci_illegal_move_is_an_error_and_the_position_is_kept() {
+fn uci_illegal_move_ends_the_list_and_a_bad_fen_leaves_no_position() {
     let mut s = Session::uci();
     s.send("position startpos moves e2e4");
-    s.send("position startpos moves e7e5 e2e4");
+    s.send("position fen 8/P6k/8/8/8/8/8/K7 w - - 0 1 moves h7g7 a7a8q");
     s.expect("info string error");
-    s.send("position fen 8/8/8 w - - 0 1");
+    s.send("d");
+    let fen = s.expect("info string fen ");
+    assert!(fen.ends_with("8/P6k/8/8/8/8/8/K7 w - - 0 1"), "{fen}");
+    s.send("go depth 4");
+    assert_eq!(
+        s.expect("bestmove ").split_whitespace().nth(1),
+        Some("a7a8q")
+    );
+    s.send("position startpos moves d2d4 d7d5 e1e5");
     s.expect("info string error");
-    // Still the position after 1. e4: Black to move.
     s.send("d");
     let fen = s.expect("info string fen ");
     assert!(
-        fen.ends_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"),
+        fen.ends_with("rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq d6 0 2"),
         "{fen}"
     );
+    s.send("position fen 8/8/8 w - - 0 1");
+    s.expect("info string error");
+    s.send("go depth 2");
+    s.expect("info string error go: no position to search");
+    assert_eq!(s.expect("bestmove "), "bestmove (none)");
+    // The next good position is searched again.
+    s.send("position startpos moves e2e4");
     s.send("go depth 2");
     let best = s.expect("bestmove ");
     let mut p = chess_start();
@@ -1268,15 +1286,22 @@ fn uci_limit_strength_options_round_trip_and_refuse_bad_values() {
     s.send("setoption name UCI_Elo value 500");
     s.send("setoption name UCI_LimitStrength value true");
     s.expect("info string playing at about Elo 500");
-    // Weakened, a search is capped in nodes whatever its depth.
+    // Weakened, a search is capped in nodes whatever its depth, once depth 1 (the four
+    // lines the weakened pick chooses among) is done: with a cap of 100 nodes depth 1
+    // never ended, and the move was always the first legal one.
     s.send("position startpos");
     s.send("go depth 20");
     s.expect("bestmove ");
-    let last = s
+    let infos: Vec<String> = s
         .lines()
         .into_iter()
-        .rfind(|l| l.starts_with("info "))
-        .unwrap();
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(
+        infos.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{infos:?}"
+    );
+    let last = infos.last().unwrap();
     let w: Vec<&str> = last.split_whitespace().collect();
     let nodes: u64 = w[w.iter().position(|x| *x == "nodes").unwrap() + 1]
         .parse()

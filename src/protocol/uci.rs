@@ -38,6 +38,10 @@ struct Uci {
     engine: Engine,
     variant: Arc<Variant>,
     pos: Position,
+    /// Why the last `position` command set no position (a FEN that could not be read):
+    /// `go` then answers `bestmove (none)` rather than search the position before it,
+    /// a move of which would be another game's.
+    no_position: Option<String>,
     /// The running search, and whether it has a limit that ends it without `stop`.
     search: Option<(SearchHandle, bool)>,
     tx: Sender<Msg>,
@@ -66,6 +70,7 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
         out,
         engine: Engine::new(1, DEFAULT_HASH_MB),
         pos: Position::startpos(&variant),
+        no_position: None,
         variant,
         search: None,
         tx,
@@ -241,6 +246,7 @@ impl Uci {
                 self.stop();
                 self.engine.clear();
                 self.pos = Position::startpos(&self.variant);
+                self.no_position = None;
             }
             "position" => {
                 self.stop();
@@ -411,6 +417,7 @@ impl Uci {
 
     fn set_variant(&mut self, v: Arc<Variant>) {
         self.pos = Position::startpos(&v);
+        self.no_position = None;
         self.out.line(&format!(
             "info string variant {} files {} ranks {} startpos {}",
             v.name, v.board.files, v.board.ranks, v.start_fen
@@ -418,6 +425,10 @@ impl Uci {
         self.variant = v;
     }
 
+    /// Sets the position. A move that cannot be played ends the list there: the
+    /// position is the one before it, as Stockfish keeps it, so that the next `go`
+    /// answers for the game the GUI sent. A position that cannot be read at all leaves
+    /// none to search (see `no_position`).
     fn position(&mut self, parts: &[&str]) {
         let mut p = match parts.get(1) {
             Some(&"startpos") => Position::startpos(&self.variant),
@@ -425,26 +436,51 @@ impl Uci {
                 let fen = after(parts, "fen", &["moves"]).unwrap_or_default();
                 match Position::from_fen(&self.variant, &fen) {
                     Ok(p) => p,
-                    Err(e) => return self.error(e),
+                    Err(e) => return self.no_position(e.to_string()),
                 }
             }
-            _ => return self.error("position needs startpos or fen"),
+            _ => return self.no_position("position needs startpos or fen".into()),
         };
+        self.no_position = None;
         if let Some(i) = parts.iter().position(|x| *x == "moves") {
             for m in &parts[i + 1..] {
                 match p.parse_move(m) {
                     Ok(mv) => p.make_move(mv),
-                    Err(e) => return self.error(e),
+                    Err(e) => {
+                        self.error(format!("{e}; the position is the one before it"));
+                        break;
+                    }
                 }
             }
         }
         self.pos = p;
     }
 
+    /// Reports a `position` command that set no position, and remembers why.
+    fn no_position(&mut self, why: String) {
+        self.error(&why);
+        self.no_position = Some(why);
+    }
+
+    /// True (after saying so) when the last `position` command failed: a search or count
+    /// would be of the position before it.
+    fn refuse_without_position(&self, what: &str) -> bool {
+        let Some(why) = &self.no_position else {
+            return false;
+        };
+        self.error(format!(
+            "{what}: no position to search, the last position command failed ({why})"
+        ));
+        true
+    }
+
     /// `go perft N`, as Stockfish answers it (perft tools drive engines this way): each
     /// legal move with its count at depth N, sorted, then `Nodes searched: total`. It
     /// counts on the engine's threads and answers before the next command is read.
     fn perft(&mut self, parts: &[&str]) {
+        if self.refuse_without_position("go perft") {
+            return;
+        }
         let Some(depth) = parts.get(2).and_then(|d| d.parse::<u32>().ok()) else {
             return self.error("go perft needs a depth (a whole number)");
         };
@@ -465,6 +501,11 @@ impl Uci {
     }
 
     fn go(&mut self, parts: &[&str]) {
+        if self.refuse_without_position("go") {
+            // A GUI waits for the answer to `go`: it gets one, with no move in it.
+            self.out.line("bestmove (none)");
+            return;
+        }
         /// The words `go` takes, which end a `searchmoves` list.
         const GO_KEYWORDS: [&str; 12] = [
             "wtime",
