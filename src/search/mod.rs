@@ -383,7 +383,12 @@ impl<W: Word> Worker<W> {
             return true;
         }
         if self.id == 0 {
-            if let Some(n) = self.shared.limits.nodes {
+            let limits = &self.shared.limits;
+            let cap = match (limits.nodes, limits.skill_nodes) {
+                (n, Some(s)) if self.completed.is_some() => Some(n.map_or(s, |n| n.min(s))),
+                (n, _) => n,
+            };
+            if let Some(n) = cap {
                 if self.nodes + self.other_nodes() >= n {
                     self.shared.stop.store(true, Ordering::Relaxed);
                     self.stopped = true;
@@ -393,6 +398,17 @@ impl<W: Word> Worker<W> {
         }
         if self.nodes & 255 == 0 {
             self.flush_nodes();
+            // A helper checks the node limit too: should the main thread not run for a
+            // while (a busy machine), the helpers would otherwise search on past it.
+            if self.id > 0 {
+                if let Some(n) = self.shared.limits.nodes {
+                    if self.shared.total_nodes() >= n {
+                        self.shared.stop.store(true, Ordering::Relaxed);
+                        self.stopped = true;
+                        return true;
+                    }
+                }
+            }
             // Lazy SMP: an iteration another thread has already completed is dropped
             // and this thread moves on to the next depth with that thread's TT entries.
             if self.abandonable

@@ -304,9 +304,7 @@ impl Engine {
         let skill = self.strength.map(Skill::from_elo).filter(|s| !s.is_full());
         let mut lines = limits.multipv.clamp(1, MAX_MULTIPV);
         if let Some(s) = skill {
-            if let Some(cap) = s.node_cap() {
-                limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
-            }
+            limits.skill_nodes = s.node_cap();
             lines = lines.max(SKILL_LINES);
         }
         let control = Arc::new(Control::default());

@@ -10,6 +10,10 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Stop after about this many nodes (exact with one thread).
     pub nodes: Option<u64>,
+    /// A weakened engine's node cap (`UCI_Elo`): as `nodes`, but only once depth 1 is
+    /// complete, since its lines are what the weakened pick chooses among (a cap of 100
+    /// nodes ended depth 1 early and left it one fixed move).
+    pub skill_nodes: Option<u64>,
     /// Think exactly this long.
     pub movetime: Option<u64>,
     /// Remaining clock time per colour, in ms.
