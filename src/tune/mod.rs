@@ -332,6 +332,10 @@ impl TuneArgs {
             }
         }
         let eval = Eval::new(v);
+        let start_w = eval.weights().clone();
+        let o = Offsets::of(&start_w.layout);
+        // An unknown --freeze group is refused before the data are read and fitted.
+        let trainable = frozen_mask(&self.freeze, &start_w.layout, &o)?;
         let mut tracer = Tracer::new(&eval);
         let (mut train, mut held) = (Vec::new(), Vec::new());
         // The search scores of the training and held-out positions, for `--lambda`.
@@ -359,9 +363,7 @@ impl TuneArgs {
             ));
         }
         report(Progress::Read(train.len(), held.len()));
-        let start_w = eval.weights().clone();
         let start = start_w.to_vec();
-        let o = Offsets::of(&start_w.layout);
         let k = match self.k {
             Some(k) => k,
             None => fit::fit_k(&train, &start, &o, self.threads),
@@ -396,7 +398,6 @@ impl TuneArgs {
             fit::loss(&held, &start, &o, k, self.threads),
         );
         report(Progress::K(k, before.0, before.1));
-        let trainable = frozen_mask(&self.freeze, &start_w.layout, &o)?;
         let opt = FitOptions {
             epochs: self.epochs,
             lr: self.lr,
