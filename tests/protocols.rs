@@ -595,6 +595,51 @@ fn xboard_pong_comes_after_the_move_being_thought_of() {
     s.quit("quit");
 }
 
+/// CECP MOVE: an illegal move is answered `Illegal move` and changes nothing. Sent while
+/// the engine thinks on its own move, it dropped that search, and no move came until `?`.
+#[test]
+fn xboard_an_illegal_move_during_the_engines_search_leaves_the_search_running() {
+    let mut s = Session::xboard();
+    s.send_all(&["xboard", "protover 2", "new", "st 0.5", "go"]);
+    std::thread::sleep(Duration::from_millis(100));
+    s.send("usermove e7e5");
+    s.expect("Illegal move: e7e5");
+    let mv = s.expect("move ");
+    assert!(chess_start().parse_move(&mv[5..]).is_ok(), "{mv}");
+    s.quit("quit");
+}
+
+/// CECP `nopost`: "Turn off thinking/pondering output", and `post` on; sent during a
+/// search they took effect only from the next one (XBoard's Show Thinking lagged).
+#[test]
+fn xboard_post_and_nopost_take_effect_during_the_search() {
+    let thinking = |lines: &[String]| {
+        lines
+            .iter()
+            .filter(|l| {
+                l.split_whitespace()
+                    .next()
+                    .is_some_and(|w| w.parse::<u32>().is_ok())
+            })
+            .count()
+    };
+    let mut s = Session::xboard();
+    s.send_all(&["xboard", "protover 2", "new", "nopost", "st 1", "go"]);
+    std::thread::sleep(Duration::from_millis(300));
+    s.send("post");
+    s.expect("move ");
+    assert!(thinking(&s.lines()) > 0, "{:?}", s.lines());
+    s.send_all(&["new", "post", "st 1", "go"]);
+    std::thread::sleep(Duration::from_millis(300));
+    s.send("nopost");
+    // A line already on its way when `nopost` is read may still arrive.
+    std::thread::sleep(Duration::from_millis(200));
+    let at_nopost = s.lines().len();
+    s.expect("move ");
+    assert_eq!(thinking(&s.lines()[at_nopost..]), 0, "{:?}", s.lines());
+    s.quit("quit");
+}
+
 #[test]
 fn xboard_survives_garbage() {
     let mut s = Session::xboard();

@@ -18,6 +18,7 @@ use crate::registry;
 use crate::search::Info;
 use crate::search::{Engine, Event, Limits, SearchHandle, MATE, MATE_BOUND};
 use crate::variant::Variant;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -408,7 +409,9 @@ struct XBoard {
     pos: Position,
     force: bool,
     engine_side: Color,
-    post: bool,
+    /// `post`/`nopost`, shared with the running search's listener so that either takes
+    /// effect at once, not from the next search (XBoard's "Show Thinking" toggle).
+    post: Arc<AtomicBool>,
     /// Moves per time control (0 = the whole game), base and increment in ms.
     mps: u32,
     base_ms: u64,
@@ -450,7 +453,7 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, out: Out) {
         variant,
         force: false,
         engine_side: Color::Black,
-        post: false,
+        post: Arc::new(AtomicBool::new(false)),
         mps: 0,
         base_ms: 60_000,
         inc_ms: 0,
@@ -685,8 +688,8 @@ impl XBoard {
                 }
                 self.reanalyze();
             }
-            "post" => self.post = true,
-            "nopost" => self.post = false,
+            "post" => self.post.store(true, Ordering::Relaxed),
+            "nopost" => self.post.store(false, Ordering::Relaxed),
             "memory" => match arg.parse::<usize>() {
                 Ok(mb) if mb > 0 => {
                     self.abandon();
@@ -767,6 +770,12 @@ impl XBoard {
             return;
         }
         if self.search.is_some() {
+            // A move the position refuses changes nothing, so a search of the engine's
+            // own move goes on (it was dropped, and no move came until `?`).
+            if !self.analyzing && cecp_move::from_cecp(&self.pos, text).is_err() {
+                self.out.line(&format!("Illegal move: {text}"));
+                return;
+            }
             // Thinking on the other side's time is not supported: finish first.
             self.abandon();
         }
@@ -908,13 +917,14 @@ impl XBoard {
         self.serial += 1;
         let serial = self.serial;
         let out = self.out.clone();
-        let post = self.post || self.analyzing;
+        // An analysis always shows its lines: they are what it is for.
+        let (post, analyzing) = (Arc::clone(&self.post), self.analyzing);
         let tx = self.tx.clone();
         let root = self.pos.clone();
         let last_info = self.last_info.clone();
         *last_info.lock().unwrap_or_else(|e| e.into_inner()) = None;
         let listener = Box::new(move |ev: Event| match ev {
-            Event::Info(i) if post => {
+            Event::Info(i) if analyzing || post.load(Ordering::Relaxed) => {
                 *last_info.lock().unwrap_or_else(|e| e.into_inner()) = Some(i.clone());
                 let score = if i.score.abs() >= MATE_BOUND {
                     let moves = ((MATE - i.score.abs() + 1) / 2) as i64;
