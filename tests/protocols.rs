@@ -1348,10 +1348,15 @@ fn uci_limit_strength_options_round_trip_and_refuse_bad_values() {
     );
     let last = infos.last().unwrap();
     let w: Vec<&str> = last.split_whitespace().collect();
-    let nodes: u64 = w[w.iter().position(|x| *x == "nodes").unwrap() + 1]
-        .parse()
-        .unwrap();
-    assert!(nodes <= 200, "{last}");
+    let field = |k: &str| -> u64 {
+        w[w.iter().position(|x| *x == k).unwrap() + 1]
+            .parse()
+            .unwrap()
+    };
+    assert!(field("nodes") <= 200, "{last}");
+    // Stopped as depth 2 began, the last line still has depth 1's selective depth (it
+    // said `seldepth 0`).
+    assert!(field("seldepth") >= field("depth"), "{last}");
     s.send("setoption name UCI_LimitStrength value false");
     s.send("go depth 6");
     s.expect("info depth 6 ");

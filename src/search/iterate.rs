@@ -57,7 +57,8 @@ impl<W: Word> Worker<W> {
                 continue;
             }
             self.root_depth = depth as i32;
-            self.seldepth = 0;
+            // The selective depth is the search's so far, not the iteration's: a search
+            // stopped as an iteration began reported `seldepth 0` after `depth 1`.
             self.excluded.clear();
             let mut found: Vec<Line> = Vec::with_capacity(lines);
             for k in 0..lines {
