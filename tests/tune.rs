@@ -675,11 +675,14 @@ fn tune_json_is_one_object_summing_up_the_fit() {
     assert_eq!(v["held_out_positions"], 0, "{stdout}");
     assert!(v["k"].as_f64().is_some_and(|k| k > 0.0), "{stdout}");
     assert!(v["loss_before"]["train"].is_f64(), "{stdout}");
+    // Nothing held out, no held-out loss (it was 0 before the fit, then the training
+    // loss that judged the epochs).
+    assert!(v["loss_before"]["held_out"].is_null(), "{stdout}");
     let epochs = v["epochs"].as_array().unwrap();
     assert_eq!(epochs.len(), 3, "no held-out positions: every epoch runs");
     for (i, e) in epochs.iter().enumerate() {
         assert_eq!(e["epoch"], i + 1);
-        assert!(e["train"].is_f64() && e["held_out"].is_f64(), "{e}");
+        assert!(e["train"].is_f64() && e["held_out"].is_null(), "{e}");
     }
     assert!(v["best_epoch"].as_u64().is_some_and(|b| b <= 3), "{stdout}");
     assert_eq!(v["out"], out);
@@ -802,4 +805,15 @@ fn tune_refuses_another_games_table_and_an_unwritable_out_before_fitting() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("/nonexistent"), "{err}");
     assert!(out.is_empty(), "fitted before refusing: {out}");
+}
+
+/// An unknown `--freeze` group is refused before the data are read (and traced and
+/// fitted): the data file here does not even exist, and the error names the group.
+#[test]
+fn an_unknown_freeze_group_is_refused_before_the_data_are_read() {
+    let missing = temp_path("tune-freeze-no-such-data.txt");
+    let (code, _, err) = tune_chess(&missing, &["--freeze", "material,nosuch"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--freeze") && err.contains("nosuch"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }

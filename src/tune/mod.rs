@@ -129,7 +129,10 @@ impl Progress<'_> {
         match self {
             Progress::Read(t, h) => format!("{t} positions to train on, {h} held out"),
             Progress::K(k, t, h) => {
-                format!("K {k:.4}  loss before: train {t:.6}  held-out {h:.6}")
+                format!(
+                    "K {k:.4}  loss before: train {t:.6}  held-out {}",
+                    loss_text(*h)
+                )
             }
             Progress::Epoch(e) => epoch_line(e),
             Progress::ScoreK(k) => format!("score K {k:.4} (the data's scores against results)"),
@@ -393,9 +396,15 @@ impl TuneArgs {
                     .for_each(|(s, &e)| mix(s, e));
             }
         }
+        // With nothing held out there is no held-out loss to show (NaN: `-` in the text,
+        // null in the JSON); it showed 0, then the training loss that judged the epochs.
+        let held_loss = |p: &[f64]| match held.is_empty() {
+            true => f64::NAN,
+            false => fit::loss(&held, p, &o, k, self.threads),
+        };
         let before = (
             fit::loss(&train, &start, &o, k, self.threads),
-            fit::loss(&held, &start, &o, k, self.threads),
+            held_loss(&start),
         );
         report(Progress::K(k, before.0, before.1));
         let opt = FitOptions {
@@ -415,7 +424,10 @@ impl TuneArgs {
         // Without held-out positions the training loss judges the epochs.
         let judge = if held.is_empty() { &train } else { &held };
         let mut epochs = Vec::new();
-        let (best, best_epoch) = fit::adam(&train, judge, &start, &o, k, &opt, |e| {
+        let (best, best_epoch) = fit::adam(&train, judge, &start, &o, k, &opt, |mut e| {
+            if held.is_empty() {
+                e.validation = f64::NAN;
+            }
             epochs.push(e);
             report(Progress::Epoch(e))
         });
@@ -586,7 +598,18 @@ fn open_brackets_after(line: &str, mut depth: usize) -> usize {
 /// The result of a tune as a string of its epochs, for tests and logs.
 pub fn epoch_line(e: &Epoch) -> String {
     format!(
-        "epoch {:3}  train {:.6}  held-out {:.6}",
-        e.n, e.train, e.validation
+        "epoch {:3}  train {:.6}  held-out {}",
+        e.n,
+        e.train,
+        loss_text(e.validation)
     )
+}
+
+/// A loss to six places, or `-` for none (NaN: no positions held out).
+fn loss_text(l: f64) -> String {
+    if l.is_nan() {
+        "-".into()
+    } else {
+        format!("{l:.6}")
+    }
 }
