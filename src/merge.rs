@@ -478,7 +478,7 @@ fn concatenate_pgn(slices: &[(&str, MatchSlice)], out: &str) -> Result<(), Merge
             .as_deref()
             .ok_or_else(|| MergeError::Pgn(format!("{file} was played without --pgnout")))?;
         text += &read_text(path, MAX_LIST_BYTES)
-            .map_err(|e| MergeError::Pgn(format!("{file}: {e}")))?;
+            .map_err(|e| MergeError::Pgn(format!("{path} (the PGN of {file}): {e}")))?;
     }
     std::fs::write(out, text).map_err(|e| MergeError::Pgn(format!("cannot write {out}: {e}")))
 }
