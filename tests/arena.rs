@@ -801,3 +801,50 @@ fn sprt_with_other_than_two_engines_is_refused() {
         "{err}"
     );
 }
+
+/// DESIGN: bad input is refused with one line and exit 2. A limit of zero (`nodes=0`
+/// played junk moves, `tc=0+0` a clock with no time), a count of zero (`--games 0`
+/// played 2 games), a key said twice or two that contradict (the last one won, silently),
+/// and a thread count or table size the built-in engine refuses (it was told, refused it
+/// in an `info string` and played on its defaults) were all accepted before.
+#[test]
+fn a_match_that_says_nothing_or_two_things_is_refused_before_any_game() {
+    let out = temp_path("refused-match.pgn");
+    let _ = std::fs::remove_file(&out);
+    for (extra, why) in [
+        (&["--each", "nodes=0"][..], "nodes=0"),
+        (&["--each", "tc=0+0"], "tc=0"),
+        (&["--each", "st=0"], "st=0"),
+        (&["--each", "depth=0"], "depth=0"),
+        (&["--each", "st=1", "--games", "0"], "--games"),
+        (&["--each", "st=1", "--rounds", "0"], "--rounds"),
+        (&["--each", "st=1", "--concurrency", "0"], "--concurrency"),
+        (&["--each", "st=0.1 tc=1+0"], "tc and st"),
+        (&["--each", "st=0.1 st=0.2"], "st given twice"),
+    ] {
+        let (code, _, err) = play("name=A", "name=B,player=greedy", extra);
+        assert_eq!(code, 2, "{extra:?}: {err}");
+        assert!(err.contains(why), "{extra:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+    for (spec, why) in [
+        ("name=A,threads=100000", "threads=100000"),
+        ("name=A,threads=0", "threads=0"),
+        ("name=A,hash=99999999", "hash=99999999"),
+        ("name=A,name=C", "name given twice"),
+        ("name=", "name= is empty"),
+        (
+            "cmd=/usr/games/fairy-stockfish,player=random",
+            "player= and cmd=",
+        ),
+    ] {
+        let (code, _, err) = play(
+            spec,
+            "name=B,player=greedy",
+            &["--each", "st=1", "--pgnout", out.to_str().unwrap()],
+        );
+        assert_eq!(code, 2, "{spec}: {err}");
+        assert!(err.contains(why), "{spec}: {err}");
+        assert!(!out.exists(), "{spec}: the PGN file was made");
+    }
+}

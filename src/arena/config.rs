@@ -159,7 +159,9 @@ pub fn engines(specs: &[String]) -> Result<Vec<EngineSpec>, ConfigError> {
 /// Reads `--each`: the time control of every engine that sets none itself.
 pub fn time_control(each: &str) -> Result<TimeControl, ConfigError> {
     let mut tc = TimeControl::default();
-    for (k, v) in key_values(each, "--each")? {
+    let pairs = key_values(each, "--each")?;
+    TimeControl::check_keys(pairs.iter().map(|(k, _)| k.as_str())).map_err(ConfigError::Each)?;
+    for (k, v) in pairs {
         tc.apply(&k, &v).map_err(ConfigError::Each)?;
     }
     Ok(tc)
@@ -308,13 +310,13 @@ pub struct MatchArgs {
     #[arg(long, default_value = "sequential")]
     pub order: String,
     /// Rounds.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: u32,
     /// Games per pairing per round (played in colour-swapped pairs).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
     /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = at_least_one)]
     pub concurrency: usize,
     /// gauntlet (first engine against the rest) or round-robin.
     #[arg(long, default_value = "gauntlet")]
@@ -358,6 +360,15 @@ pub struct MatchArgs {
     /// Continue an interrupted match from its --pgnout file: its games are kept, the rest played.
     #[arg(long)]
     pub resume: bool,
+}
+
+/// Reads a count that must be at least 1 (`--concurrency 0` played as 1, silently).
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 impl MatchArgs {

@@ -260,9 +260,31 @@ pub enum EngineSpecError {
     /// A key the specification does not know.
     #[error("--engine: unknown key \"{0}\" (name, cmd, arg, proto, player, threads, hash, tc, st, depth, nodes, option.NAME)")]
     UnknownKey(String),
+    /// A key given twice.
+    #[error("--engine: {0} given twice")]
+    Twice(String),
+    /// `name=` with nothing after it.
+    #[error("--engine: name= is empty")]
+    EmptyName,
+    /// `player=` and `cmd=` in one specification.
+    #[error("--engine: player= and cmd= together (a player is built in or an outside engine)")]
+    PlayerAndCmd,
+    /// A value the key cannot take.
+    #[error("--engine: {0}")]
+    Value(String),
     /// A node limit asked of an XBoard engine, which cannot be given one.
     #[error("--engine: XBoard has no node limit; use tc=, st= or depth=")]
     XboardNodes,
+}
+
+/// Reads `threads=`/`hash=`: a whole number of at least 1.
+fn positive(key: &str, value: &str) -> Result<u64, EngineSpecError> {
+    match value.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(EngineSpecError::Value(format!(
+            "{key}={value} is not a whole number of at least 1"
+        ))),
+    }
 }
 
 impl EngineSpec {
@@ -273,11 +295,19 @@ impl EngineSpec {
             player: "tenfold".into(),
             ..Default::default()
         };
+        let mut seen: Vec<&str> = Vec::new();
         for kv in text.split(',').filter(|s| !s.is_empty()) {
             let (k, v) = kv
                 .split_once('=')
                 .ok_or_else(|| EngineSpecError::NotKeyValue(kv.to_string()))?;
+            // A key said twice would leave the last one standing without a word; `arg`
+            // is the one key that repeats (one per argument).
+            if k != "arg" && seen.contains(&k) {
+                return Err(EngineSpecError::Twice(k.to_string()));
+            }
+            seen.push(k);
             match k {
+                "name" if v.is_empty() => return Err(EngineSpecError::EmptyName),
                 "name" => e.name = v.to_string(),
                 "cmd" => e.cmd = Some(v.to_string()),
                 "arg" => e.args.push(v.to_string()),
@@ -287,8 +317,16 @@ impl EngineSpec {
                     e.player = v.to_string()
                 }
                 "player" => return Err(EngineSpecError::Player(v.to_string())),
-                "threads" => e.options.push(("Threads".into(), v.to_string())),
-                "hash" => e.options.push(("Hash".into(), v.to_string())),
+                "threads" => {
+                    let n = positive(k, v)?;
+                    crate::search::smp::check_threads(n as usize)
+                        .map_err(|e| EngineSpecError::Value(format!("threads={v}: {e}")))?;
+                    e.options.push(("Threads".into(), v.to_string()))
+                }
+                "hash" => {
+                    positive(k, v)?;
+                    e.options.push(("Hash".into(), v.to_string()))
+                }
                 "tc" | "st" | "depth" | "nodes" => e.tc.push((k.to_string(), v.to_string())),
                 k if k.starts_with("option.") => {
                     e.options.push((k[7..].to_string(), v.to_string()))
@@ -298,6 +336,25 @@ impl EngineSpec {
         }
         if e.proto == "xboard" && e.tc.iter().any(|(k, _)| k == "nodes") {
             return Err(EngineSpecError::XboardNodes);
+        }
+        super::TimeControl::check_keys(e.tc.iter().map(|(k, _)| k.as_str()))
+            .map_err(|t| EngineSpecError::Value(t.to_string()))?;
+        // A built-in player and an outside engine are two different players.
+        if e.cmd.is_some() && seen.contains(&"player") {
+            return Err(EngineSpecError::PlayerAndCmd);
+        }
+        // The built-in engine's own bounds (its UCI `Hash` option), known before any
+        // game: an outside engine's are its own business.
+        if e.cmd.is_none() {
+            if let Some((_, h)) = e.options.iter().find(|(k, _)| k == "Hash") {
+                let mb: u64 = h.parse().unwrap_or(0);
+                if mb > crate::protocol::uci::MAX_HASH_MB as u64 {
+                    return Err(EngineSpecError::Value(format!(
+                        "hash={h}: more than {} MB",
+                        crate::protocol::uci::MAX_HASH_MB
+                    )));
+                }
+            }
         }
         if e.name.is_empty() {
             e.name = match &e.cmd {

@@ -53,6 +53,16 @@ pub enum TimeControlError {
     /// A key other than tc, st, depth and nodes.
     #[error("unknown time control key \"{0}\"")]
     UnknownKey(String),
+    /// A limit that leaves a move nothing: `st=0`, `nodes=0`, `depth=0`, or a `tc`
+    /// with neither base time nor increment.
+    #[error("{0}=0 leaves no move anything to search with")]
+    Zero(&'static str),
+    /// A key given twice in one specification (the last one won, silently).
+    #[error("{0} given twice")]
+    Twice(String),
+    /// `tc` and `st` together: a clock and a fixed time per move contradict each other.
+    #[error("tc and st together: a match plays by a clock or by a time per move")]
+    ClockAndMoveTime,
 }
 
 fn secs(text: &str, key: &'static str) -> Result<Duration, TimeControlError> {
@@ -98,17 +108,53 @@ impl TimeControl {
                     Some((m, s)) => secs(m, "tc")? * 60 + secs(s, "tc")?,
                     None => secs(base, "tc")?,
                 };
-                self.moves = moves;
-                self.base = Some(base);
-                self.inc = match inc {
+                let inc = match inc {
                     Some(i) => secs(i, "tc")?,
                     None => Duration::ZERO,
                 };
+                if base.is_zero() && inc.is_zero() {
+                    return Err(TimeControlError::Zero("tc"));
+                }
+                // A later clock replaces an earlier time per move (an engine's own `tc`
+                // over `--each st=`), and the other way round below.
+                self.moves = moves;
+                self.base = Some(base);
+                self.inc = inc;
+                self.movetime = None;
             }
-            "st" => self.movetime = Some(secs(value, "st")?),
-            "depth" => self.depth = Some(whole(value, "depth")?),
-            "nodes" => self.nodes = Some(whole(value, "nodes")?),
+            "st" => {
+                let t = secs(value, "st")?;
+                if t.is_zero() {
+                    return Err(TimeControlError::Zero("st"));
+                }
+                self.movetime = Some(t);
+                (self.moves, self.base, self.inc) = (0, None, Duration::ZERO);
+            }
+            "depth" => match whole(value, "depth")? {
+                0 => return Err(TimeControlError::Zero("depth")),
+                d => self.depth = Some(d),
+            },
+            "nodes" => match whole(value, "nodes")? {
+                0 => return Err(TimeControlError::Zero("nodes")),
+                n => self.nodes = Some(n),
+            },
             _ => return Err(TimeControlError::UnknownKey(key.to_string())),
+        }
+        Ok(())
+    }
+
+    /// Refuses one specification's keys (`--each`'s, or one engine's) that say two
+    /// things: a key given twice, or `tc` with `st`.
+    pub fn check_keys<'a>(keys: impl Iterator<Item = &'a str>) -> Result<(), TimeControlError> {
+        let mut seen: Vec<&str> = Vec::new();
+        for k in keys {
+            if seen.contains(&k) {
+                return Err(TimeControlError::Twice(k.to_string()));
+            }
+            seen.push(k);
+        }
+        if seen.contains(&"tc") && seen.contains(&"st") {
+            return Err(TimeControlError::ClockAndMoveTime);
         }
         Ok(())
     }

@@ -30,6 +30,9 @@ use std::sync::Arc;
 /// Default table size in MB.
 pub const DEFAULT_HASH_MB: usize = 16;
 
+/// The largest `Hash` the UCI option takes, in MB.
+pub const MAX_HASH_MB: usize = 65536;
+
 /// `UCI_Elo` until a GUI sets it: the middle of the range.
 pub const DEFAULT_ELO: u32 = 1675;
 
@@ -293,8 +296,9 @@ impl Uci {
             max_threads()
         ));
         self.out.line(&format!(
-            "option name Hash type spin default {} min 1 max 65536",
-            self.engine.hash_mb()
+            "option name Hash type spin default {} min 1 max {}",
+            self.engine.hash_mb(),
+            MAX_HASH_MB
         ));
         self.out.line(&format!(
             "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
@@ -351,13 +355,13 @@ impl Uci {
                 )),
             },
             "hash" => match value.parse::<usize>() {
-                Ok(n) if (1..=65536).contains(&n) => {
+                Ok(n) if (1..=MAX_HASH_MB).contains(&n) => {
                     self.stop();
                     if let Err(e) = self.engine.set_hash(n) {
                         self.error(e);
                     }
                 }
-                _ => self.error(format!("Hash wants 1..65536 MB, not \"{value}\"")),
+                _ => self.error(format!("Hash wants 1..{MAX_HASH_MB} MB, not \"{value}\"")),
             },
             "variantpath" => {
                 if value.is_empty() || value == "<empty>" {
