@@ -379,8 +379,15 @@ fn a_signalled_match_ends_its_engines_and_a_huge_schedule_costs_nothing() {
     .unwrap();
     let status = m.wait().unwrap();
     assert_eq!(status.code(), Some(143));
+    // README: every engine is killed and reaped. Not even a zombie is left: the referee
+    // waits for its engines before it exits (once it has, they are its init's to reap,
+    // and a container's init may never do it).
     for pid in engines {
         assert!(gone(&pid), "engine {pid} outlived the match");
+        assert!(
+            !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+            "engine {pid} is left a zombie"
+        );
     }
 }
 

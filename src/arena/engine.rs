@@ -198,6 +198,29 @@ pub fn kill_all_engines() {
     }
 }
 
+/// Waits (a second at most) for every killed engine to be gone, so that none is left a
+/// zombie: once the referee exits they would be its init's to reap, and in a container
+/// that init may never do it.
+#[cfg(unix)]
+fn reap_all_engines() {
+    use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
+    let pids: Vec<u32> = groups().clone();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
+    for pid in pids {
+        let Ok(pid) = i32::try_from(pid) else {
+            continue;
+        };
+        let pid = nix::unistd::Pid::from_raw(pid);
+        // A game thread may reap it first: any answer but "still running" ends the wait.
+        while let Ok(WaitStatus::StillAlive) = waitpid(pid, Some(WaitPidFlag::WNOHANG)) {
+            if std::time::Instant::now() >= deadline {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+    }
+}
+
 /// Set once a signal has stopped the match: a game that ends from then on ended because
 /// its engines were killed, and must not be recorded as played.
 static STOPPING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -235,6 +258,7 @@ pub fn kill_engines_on_signals() {
                 // death, by which time this is visible.
                 STOPPING.store(true, std::sync::atomic::Ordering::SeqCst);
                 kill_all_engines();
+                reap_all_engines();
                 std::process::exit(128 + sig as i32);
             }
         });
