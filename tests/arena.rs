@@ -63,12 +63,19 @@ const XB_SCRIPT: &str = r#"#!/usr/bin/env bash
 # `tenfold fen` (answering "Illegal move" when it is not legal there).
 # $1 = tenfold binary, $2 = mode: coord (plays the first move `tenfold moves` lists),
 # san (plays, in SAN, the first of a few knight and pawn moves that is legal), nonps
-# (as coord, answering nps as Fairy-Max does) or nps0 (as coord, announcing nps=0);
+# (as coord, answering nps as Fairy-Max does), nps0 (as coord, announcing nps=0),
+# claimwin or claimloss (claims, instead of its first move, that it has won or lost);
 # $3 = optional file every line it hears is appended to.
 T="$1"; MODE="$2"; LOG="${3:-/dev/null}"; moves=""; force=0; nps=""
 [ "$MODE" = nps0 ] && nps=" nps=0"
 think() {
   m=""
+  if [ "$MODE" = claimwin ] || [ "$MODE" = claimloss ]; then
+    set -- $moves
+    if [ $(( $# % 2 )) = 0 ]; then me=1-0; them=0-1; else me=0-1; them=1-0; fi
+    if [ "$MODE" = claimwin ]; then echo "$me {mates}"; else echo "$them {resigns}"; fi
+    return
+  fi
   if [ "$MODE" = san ]; then
     for c in Nf3 Nc3 Nf6 Nc6 e3 e6 d3 d6 a3 a6 h3 h6; do
       if "$T" fen --moves "$moves $c" >/dev/null 2>&1; then m="$c"; break; fi
@@ -853,5 +860,40 @@ fn a_match_that_says_nothing_or_two_things_is_refused_before_any_game() {
         assert_eq!(code, 2, "{spec}: {err}");
         assert!(err.contains(why), "{spec}: {err}");
         assert!(!out.exists(), "{spec}: the PGN file was made");
+    }
+}
+
+/// CECP: `RESULT {COMMENT}` from an engine is a claim. On its move the game is not over
+/// (the referee ends a game the rules end first), so a claimed win or draw is false and
+/// loses as a rules infraction, as XBoard's `-testClaims` scores it, and a claimed loss
+/// is a resignation. Both were taken for silence: a hang, after the grace period.
+#[test]
+fn an_xboard_engines_false_claim_loses_and_its_claimed_loss_resigns() {
+    for (mode, termination, reason) in [
+        ("claimwin", "[Termination \"rules infraction\"]", "falsely"),
+        ("claimloss", "", "X resigns"),
+    ] {
+        let t0 = std::time::Instant::now();
+        let (_, pgn) = play_to_pgn(
+            &format!("claim-{mode}.pgn"),
+            "name=T,depth=1",
+            &xb_engine("X", mode),
+            &["--each", "st=5"],
+        );
+        assert!(t0.elapsed().as_secs() < 5, "{mode}: waited for a move");
+        assert_eq!(pgn.matches("[Result ").count(), 2, "{pgn}");
+        assert!(
+            pgn.contains("[White \"T\"]") && pgn.contains("[Result \"1-0\"]"),
+            "{pgn}"
+        );
+        assert!(
+            pgn.contains("[White \"X\"]") && pgn.contains("[Result \"0-1\"]"),
+            "{pgn}"
+        );
+        assert_eq!(pgn.matches(reason).count(), 2, "{mode}: {pgn}");
+        if !termination.is_empty() {
+            assert_eq!(pgn.matches(termination).count(), 2, "{pgn}");
+        }
+        assert!(!pgn.contains("stalled"), "{pgn}");
     }
 }

@@ -831,6 +831,25 @@ impl Player for XboardEngine {
             if t == "resign" || t.starts_with("tellics resign") {
                 return Err(PlayerError::Resigned);
             }
+            // CECP's `RESULT {COMMENT}`: a claim. On its own move the game is not over
+            // (the referee ends a game the rules end before asking for a move), so only
+            // its own loss is true, and that is a resignation.
+            if let Some(claim) = ["1-0", "0-1", "1/2-1/2"]
+                .into_iter()
+                .find(|r| t == *r || t.starts_with(&format!("{r} ")))
+            {
+                let own_loss = match self.pos.as_ref().map(|g| g.side_to_move()) {
+                    Some(crate::core::moves::Color::White) => "0-1",
+                    _ => "1-0",
+                };
+                return Err(if claim == own_loss {
+                    PlayerError::Resigned
+                } else {
+                    // The claim's comment in parentheses: a brace would end the PGN
+                    // comment this becomes.
+                    PlayerError::FalseClaim(t.replace('{', "(").replace('}', ")"))
+                });
+            }
             if t.starts_with("Illegal move") {
                 // The engine refused a move the referee found legal: their games differ.
                 return Err(PlayerError::Protocol(t.to_string()));

@@ -134,7 +134,9 @@ pub fn play_game(
                 record.termination = match e {
                     PlayerError::Hung => "stalled connection".into(),
                     PlayerError::Resigned => String::new(),
-                    PlayerError::IllegalMove(_) => "rules infraction".into(),
+                    PlayerError::IllegalMove(_) | PlayerError::FalseClaim(_) => {
+                        "rules infraction".into()
+                    }
                     _ => "abandoned".into(),
                 };
                 record.reason = format!("{} {e}", names[me]);

@@ -57,6 +57,10 @@ pub enum PlayerError {
     /// It resigned.
     #[error("resigns")]
     Resigned,
+    /// It claimed a result the rules do not give (CECP's `RESULT {COMMENT}` on its move,
+    /// in a game that is not over): a loss, as XBoard's `-testClaims` scores it.
+    #[error("claimed {0} falsely")]
+    FalseClaim(String),
     /// It cannot play under the match's limits (the reason says which and why).
     #[error("{0}")]
     Unsupported(String),
