@@ -351,14 +351,14 @@ fn run_match(c: &Common, a: &config::MatchArgs) -> Result<(), Fail> {
     let v = variant(c)?;
     let mut cfg = a.config(&v)?;
     cfg.variant_files = absolute_files(c);
-    let prior = match (&a.pgnout, a.resume) {
-        (Some(file), true) => tenfold::arena::resume::load(file, &cfg, &v)?,
-        _ => Vec::new(),
-    };
     let notation: pgn::Notation = a
         .pgn_notation
         .parse()
         .map_err(|e: pgn::NotationError| Fail(2, e.to_string()))?;
+    let prior = match (&a.pgnout, a.resume) {
+        (Some(file), true) => tenfold::arena::resume::load(file, &cfg, &v, notation)?,
+        _ => Vec::new(),
+    };
     let pgn_out = a
         .pgnout
         .as_deref()

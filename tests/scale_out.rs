@@ -543,6 +543,97 @@ fn resume_refuses_games_this_match_did_not_play() {
     }
 }
 
+/// The arguments of a 4-game node-limited match in `variant` (Tenfold against greedy,
+/// deterministic), its moves written in `notation` to `pgn`.
+fn xboard_match(variant: &str, notation: &str, pgn: &str) -> Vec<String> {
+    [
+        "match",
+        "--variant",
+        variant,
+        "--engine",
+        "name=A",
+        "--engine",
+        "name=B,player=greedy",
+        "--each",
+        "nodes=1000",
+        "--games",
+        "4",
+        "--maxmoves",
+        "30",
+        "--json",
+        "--pgn-notation",
+        notation,
+        "--pgnout",
+        pgn,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// "`--pgn-notation xboard` ... marks each game `[Notation \"xboard\"]`, and the reader
+/// (`--resume`, `pgn --check`) reads that game's moves and FEN as XBoard's" (README): a
+/// match stopped after its first pair in Shako (10 ranks: ranks from 0) and Combined
+/// Arms (kills as comma legs) resumes to the uninterrupted result and checks clean;
+/// resumed with another `--pgn-notation` it is refused in one line, exit 2.
+#[test]
+fn an_xboard_notation_match_resumes_and_checks_on_ten_ranks_and_comma_legs() {
+    for (variant, sign) in [("shako", "0"), ("combined-arms", ",")] {
+        let whole = temp_path(&format!("{variant}-whole.pgn"))
+            .to_string_lossy()
+            .into_owned();
+        let pgn = temp_path(&format!("{variant}-xb.pgn"))
+            .to_string_lossy()
+            .into_owned();
+        let _ = std::fs::remove_file(&whole);
+        let _ = std::fs::remove_file(&pgn);
+        let (code, through, err) = tenfold(&xboard_match(variant, "xboard", &whole));
+        assert_eq!(code, 0, "{err}");
+        let mut first = xboard_match(variant, "xboard", &pgn);
+        first.extend(["--pairs".into(), "0..1".into()]);
+        assert_eq!(tenfold(&first).0, 0);
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        assert_eq!(text.matches("[Notation \"xboard\"]").count(), 2, "{text}");
+        // The movetext is XBoard's: a rank 0 (Shako) or a comma leg (Combined Arms).
+        let games = tenfold::arena::pgn::parse_pgn(&text).unwrap();
+        let xboard_moves = games
+            .iter()
+            .flat_map(|g| &g.moves)
+            .filter(|m| match sign {
+                "0" => m
+                    .as_bytes()
+                    .windows(2)
+                    .any(|p| p[0].is_ascii_lowercase() && p[1] == b'0'),
+                _ => m.contains(sign),
+            })
+            .count();
+        assert!(xboard_moves > 0, "{variant}: no XBoard-only move in {text}");
+
+        let mut other = xboard_match(variant, "san", &pgn);
+        other.push("--resume".into());
+        let (code, out, err) = tenfold(&other);
+        assert_eq!(code, 2, "{out}{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("game at line 1: game 1 is in XBoard's notation")
+                && err.contains("--pgn-notation is san"),
+            "{err}"
+        );
+
+        let mut again = xboard_match(variant, "xboard", &pgn);
+        again.push("--resume".into());
+        let (code, out, err) = tenfold(&again);
+        assert_eq!(code, 0, "{variant}: {err}");
+        assert_eq!(json(&out), json(&through), "{variant}");
+        assert_eq!(whole_games(&pgn), 4);
+        for file in [&pgn, &whole] {
+            let (code, out, err) = tenfold(&["pgn", "--check", file]);
+            assert_eq!(code, 0, "{variant}: {out}{err}");
+            assert!(out.contains("4 passed, 0 failed"), "{out}");
+        }
+    }
+}
+
 /// `merge` adds up checked: a slice whose counts take the total past `u64::MAX` (edited
 /// by hand: no count that runs comes near it) is bad input naming its file, exit 2; the
 /// sum wrapped to a small total and passed with exit 0.

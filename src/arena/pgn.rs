@@ -87,10 +87,25 @@ pub enum Notation {
     Xboard,
 }
 
+/// The tag naming a game's move notation; written only for XBoard's, the one
+/// Tenfold's reader cannot tell from its own (XBoard ignores tags it does not know).
+pub const NOTATION_TAG: &str = "Notation";
+
 /// A `--pgn-notation` other than san, lan and xboard.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("--pgn-notation: \"{0}\" is not san, lan or xboard")]
 pub struct NotationError(pub String);
+
+impl Notation {
+    /// The name `--pgn-notation` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Notation::San => "san",
+            Notation::Lan => "lan",
+            Notation::Xboard => "xboard",
+        }
+    }
+}
 
 impl std::str::FromStr for Notation {
     type Err = NotationError;
@@ -167,6 +182,11 @@ impl GameRecord {
             let _ = writeln!(s, "[{k} \"{}\"]", escape(&v));
         }
         let _ = writeln!(s, "[Variant \"{}\"]", escape(&self.variant));
+        // On 10-rank boards a coordinate move can be legal read either way (`e1e2`), so
+        // a reader cannot tell XBoard's text from Tenfold's by the moves alone.
+        if notation == Notation::Xboard {
+            let _ = writeln!(s, "[{NOTATION_TAG} \"xboard\"]");
+        }
         // XBoard loads a game before an engine could describe the game to it, so its
         // notation always names the start position (XBoard has none for games it does
         // not know).
@@ -267,6 +287,28 @@ impl PgnGame {
             .iter()
             .find(|(a, _)| a == k)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// The notation its `Notation` tag names; SAN (which reads Tenfold's coordinates
+    /// too) without one.
+    pub fn notation(&self) -> Result<Notation, CheckError> {
+        match self.tag(NOTATION_TAG) {
+            None => Ok(Notation::San),
+            Some(n) => n.parse().map_err(|_| CheckError::Notation(n.to_string())),
+        }
+    }
+
+    /// Its FEN tag in Tenfold's form (XBoard's numbers ranks from 0 on 10-rank boards),
+    /// for a board of `ranks` ranks.
+    pub fn start_fen(&self, ranks: u32) -> Result<Option<String>, CheckError> {
+        let xboard = self.notation()? == Notation::Xboard;
+        Ok(self.tag("FEN").map(|f| {
+            if xboard {
+                crate::protocol::cecp_move::fen_from_cecp(ranks, f)
+            } else {
+                f.to_string()
+            }
+        }))
     }
 }
 
@@ -441,6 +483,9 @@ pub enum CheckError {
     /// Its Variant tag names no variant Tenfold has.
     #[error(transparent)]
     Variant(#[from] LoadError),
+    /// Its Notation tag names no notation Tenfold writes.
+    #[error("{NOTATION_TAG} tag \"{0}\" is not san, lan or xboard")]
+    Notation(String),
     /// Its FEN tag is refused.
     #[error(transparent)]
     Fen(#[from] FenError),
@@ -504,8 +549,9 @@ pub fn replay(g: &PgnGame, default: &Arc<Variant>) -> Result<Vec<String>, CheckE
         Some(name) => registry::get(&name.to_lowercase())?,
         None => default.clone(),
     };
-    let mut pos = match g.tag("FEN") {
-        Some(f) => Position::from_fen(&v, f)?,
+    let xboard = g.notation()? == Notation::Xboard;
+    let mut pos = match g.start_fen(v.board.ranks as u32)? {
+        Some(f) => Position::from_fen(&v, &f)?,
         None => Position::startpos(&v),
     };
     let mut played = Vec::with_capacity(g.moves.len());
@@ -520,9 +566,12 @@ pub fn replay(g: &PgnGame, default: &Arc<Variant>) -> Result<Vec<String>, CheckE
                 result: r.pgn(),
             });
         }
-        let mv = pos
-            .parse_any(m)
-            .map_err(|source| CheckError::Move { ply: i + 1, source })?;
+        let mv = if xboard {
+            crate::protocol::cecp_move::from_cecp(&pos, m)
+        } else {
+            pos.parse_any(m)
+        }
+        .map_err(|source| CheckError::Move { ply: i + 1, source })?;
         played.push(pos.move_to_string(mv));
         pos.make_move(mv);
     }
@@ -750,6 +799,33 @@ mod tests {
         let g = &parse_pgn(&text).unwrap()[0];
         assert_eq!(g.moves, vec!["c2c4", "c7c5"]);
         assert!(g.tag("FEN").is_some_and(|f| f.contains("[DHdh]")), "{text}");
+    }
+
+    /// On 10 ranks `c2c4` reads both ways (Tenfold's c2c4, XBoard's c3c5), so only the
+    /// Notation tag says which: with it the game replays as written, without it the
+    /// same moves are Tenfold's, and a tag naming no notation fails.
+    #[test]
+    fn the_notation_tag_alone_decides_how_moves_are_read() {
+        let mut r = record(&["c3c5", "c8c6"], None);
+        r.variant = "grand".into();
+        let text = r.to_pgn_in("t", Notation::Xboard);
+        let g = &parse_pgn(&text).unwrap()[0];
+        assert_eq!(g.tag(NOTATION_TAG), Some("xboard"), "{text}");
+        assert_eq!(replay(g, &chess()).unwrap(), vec!["c3c5", "c8c6"]);
+        let mut untagged = g.clone();
+        untagged.tags.retain(|(k, _)| k != NOTATION_TAG);
+        assert_ne!(
+            replay(&untagged, &chess()).ok(),
+            Some(vec!["c3c5".into(), "c8c6".into()])
+        );
+        let mut odd = g.clone();
+        odd.tags.push((NOTATION_TAG.into(), "ucci".into()));
+        odd.tags.retain(|(k, v)| k != NOTATION_TAG || v == "ucci");
+        assert!(matches!(replay(&odd, &chess()), Err(CheckError::Notation(n)) if n == "ucci"));
+        for n in [Notation::San, Notation::Lan] {
+            let text = r.to_pgn_in("t", n);
+            assert!(!text.contains("[Notation "), "{text}");
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! so that only the rest are played. Each game is appended whole in one write; a game
 //! torn by a crash mid-write (the only way to get one) is cut off the file's end.
 
-use super::pgn::{parse_pgn, replay, PgnGame};
+use super::pgn::{parse_pgn, replay, Notation, PgnGame};
 use super::slice::{bare_record, result_of_token};
 use super::{Finished, MatchConfig};
 use crate::core::input::{read_text, ReadError, MAX_LIST_BYTES};
@@ -69,8 +69,14 @@ pub fn whole_prefix(text: &str) -> usize {
 /// The games already in `path` (none if it does not exist yet), checked against the
 /// schedule of `cfg` in variant `v`: each is a game of this match's pairs, played by
 /// the engines the schedule gives it, from its opening (start position and book moves),
-/// that replays under the rules to its result, and none is there twice.
-pub fn load(path: &str, cfg: &MatchConfig, v: &Arc<Variant>) -> Result<Vec<Finished>, ResumeError> {
+/// that replays under the rules to its result, written in XBoard's notation exactly
+/// when `notation` is, and none is there twice.
+pub fn load(
+    path: &str,
+    cfg: &MatchConfig,
+    v: &Arc<Variant>,
+    notation: Notation,
+) -> Result<Vec<Finished>, ResumeError> {
     if !std::path::Path::new(path).exists() {
         return Ok(Vec::new());
     }
@@ -107,7 +113,7 @@ pub fn load(path: &str, cfg: &MatchConfig, v: &Arc<Variant>) -> Result<Vec<Finis
             line: g.line,
             why,
         };
-        let f = finished(g, cfg, &names, &book, v, &mut books).map_err(foreign)?;
+        let f = finished(g, cfg, &names, &book, v, &mut books, notation).map_err(foreign)?;
         if !pairs.contains(&f.pair) {
             return Err(foreign(format!(
                 "game {} is outside pairs {}..{}",
@@ -131,6 +137,7 @@ fn finished(
     book: &[usize],
     v: &Arc<Variant>,
     books: &mut HashMap<usize, Vec<String>>,
+    notation: Notation,
 ) -> Result<Finished, String> {
     let start_fen = v.start_fen.as_str();
     let number: usize = g
@@ -154,9 +161,26 @@ fn finished(
             names[black]
         ));
     }
+    // One file, one notation: games appended in another would leave XBoard a file
+    // it cannot load whole. SAN and Tenfold's coordinates are read alike.
+    let xboard = g.notation().map_err(|e| e.to_string())? == Notation::Xboard;
+    if xboard != (notation == Notation::Xboard) {
+        let has = if xboard {
+            "XBoard's notation (a Notation \"xboard\" tag)"
+        } else {
+            "Tenfold's notation (no Notation \"xboard\" tag)"
+        };
+        return Err(format!(
+            "game {number} is in {has}, --pgn-notation is {}",
+            notation.name()
+        ));
+    }
     let pair = (number - 1) / 2;
     let opening = cfg.opening_of(pair, book, start_fen);
-    let fen = g.tag("FEN").unwrap_or(start_fen);
+    let fen = g
+        .start_fen(v.board.ranks as u32)
+        .map_err(|e| e.to_string())?
+        .unwrap_or_else(|| start_fen.to_string());
     if fen != opening {
         return Err(format!(
             "game {number} starts from {fen}, the schedule from {opening}"
