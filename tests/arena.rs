@@ -103,31 +103,35 @@ while read -r line; do
 done
 "#;
 
+/// `text` as an executable script `name`, written once for all the tests: a test that
+/// wrote it again while another ran it failed on the busy file (ETXTBSY).
+fn script_file(name: &str, text: &str, once: &'static std::sync::OnceLock<PathBuf>) -> PathBuf {
+    once.get_or_init(|| {
+        let path = temp_path(name);
+        std::fs::write(&path, text).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        path
+    })
+    .clone()
+}
+
 /// An XBoard engine running [`XB_SCRIPT`] in `mode`.
 fn xb_engine(name: &str, mode: &str) -> String {
-    let path = temp_path("scripted-xb.sh");
-    std::fs::write(&path, XB_SCRIPT).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    static ONCE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     format!(
         "name={name},cmd={},arg={},arg={mode},proto=xboard",
-        path.display(),
+        script_file("scripted-xb.sh", XB_SCRIPT, &ONCE).display(),
         env!("CARGO_BIN_EXE_tenfold")
     )
 }
 
 fn script() -> PathBuf {
-    let path = temp_path("scripted-uci.sh");
-    std::fs::write(&path, SCRIPT).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    path
+    static ONCE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    script_file("scripted-uci.sh", SCRIPT, &ONCE)
 }
 
 fn engine(name: &str, mode: &str, after: u32) -> String {
