@@ -529,6 +529,14 @@ fn an_engine_that_cannot_start_or_lacks_the_variant_stops_the_match_before_any_g
             && err.contains("grand"),
         "{err}"
     );
+    // No game was played, so no `--pgnout` file is made (an empty one was).
+    let pgn = temp_path("never-played.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let mut args = versus_random("chess", "name=Ghost,cmd=/no/such/engine,proto=uci");
+    args.extend(["--pgnout".to_string(), pgn.to_str().unwrap().to_string()]);
+    let (code, _, err) = tenfold(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(!pgn.exists(), "an empty --pgnout was left behind");
 }
 
 /// Plays a two-game match between two scripted engines from the one position `fen`,

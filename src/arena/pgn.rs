@@ -638,29 +638,69 @@ pub fn read_pgn_file(path: &str) -> Result<Vec<PgnGame>, PgnFileError> {
 }
 
 /// A PGN file games are appended to as they finish, from any thread.
-pub struct PgnAppender(Mutex<std::fs::File>);
+pub struct PgnAppender {
+    path: String,
+    /// Opened at the first game when the file did not exist: a match stopped before any
+    /// game (an engine that cannot start) leaves no empty file behind.
+    file: Mutex<Option<std::fs::File>>,
+}
 
 impl PgnAppender {
-    /// Opens (or creates) the file for appending.
+    /// Opens the file for appending if it exists; else checks that it can be made, and
+    /// makes it with the first game.
     pub fn open(path: &str) -> Result<PgnAppender, PgnFileError> {
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map(|f| PgnAppender(Mutex::new(f)))
-            .map_err(|source| PgnFileError::Open {
-                path: path.to_string(),
-                source,
-            })
+        let err = |source| PgnFileError::Open {
+            path: path.to_string(),
+            source,
+        };
+        let p = std::path::Path::new(path);
+        let file = if p.exists() {
+            Some(append_to(path, false).map_err(err)?)
+        } else {
+            let dir = p
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(std::path::Path::new("."));
+            if !dir.is_dir() {
+                return Err(err(std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    format!("no directory {}", dir.display()),
+                )));
+            }
+            None
+        };
+        Ok(PgnAppender {
+            path: path.to_string(),
+            file: Mutex::new(file),
+        })
     }
 
     /// Appends one game; a failed write loses that game only, never the match.
     pub fn append(&self, record: &GameRecord, event: &str, notation: Notation) {
         use std::io::Write as _;
         let text = record.to_pgn_in(event, notation);
-        let mut f = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = f.write_all(text.as_bytes());
+        let mut f = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        if f.is_none() {
+            match append_to(&self.path, true) {
+                Ok(opened) => *f = Some(opened),
+                Err(e) => {
+                    eprintln!("tenfold: --pgnout {}: {e}", self.path);
+                    return;
+                }
+            }
+        }
+        if let Some(file) = f.as_mut() {
+            let _ = file.write_all(text.as_bytes());
+        }
     }
+}
+
+/// `path` opened for appending, made if `create`.
+fn append_to(path: &str, create: bool) -> std::io::Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .create(create)
+        .append(true)
+        .open(path)
 }
 
 /// The check of one game of a file.
