@@ -909,3 +909,29 @@ fn an_xboard_engines_false_claim_loses_and_its_claimed_loss_resigns() {
         assert!(!pgn.contains("stalled"), "{pgn}");
     }
 }
+
+/// README: `--resume` keeps the games of this match and refuses one the schedule would
+/// not have played. A game at another time per move is another match's (it was kept,
+/// and the file mixed two time controls under one result).
+#[test]
+fn resume_refuses_games_played_at_another_time_control() {
+    let pgn = temp_path("resume-other-tc.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let out = pgn.to_str().unwrap();
+    let run = |st: &str, more: &[&str]| {
+        let mut extra = vec!["--each", st, "--games", "4", "--pgnout", out];
+        extra.extend_from_slice(more);
+        play("name=A,depth=1", "name=B,player=greedy", &extra)
+    };
+    assert_eq!(run("st=0.02", &["--pairs", "0..1"]).0, 0);
+    let (code, _, err) = run("st=0.5", &["--resume"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("TimeControl *0.02") && err.contains("*0.5"),
+        "{err}"
+    );
+    let (code, _, err) = run("st=0.02", &["--resume"]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[TimeControl \"*0.02\"]").count(), 4, "{text}");
+}

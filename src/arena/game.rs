@@ -227,7 +227,7 @@ fn move_comment(reply: &player::Reply, used: Duration) -> String {
 
 /// The PGN TimeControl tag of a game (PGN standard: `moves/seconds`, `seconds+inc`,
 /// `*seconds` per move, `-` for none); two different controls are joined by `:`.
-fn tc_tag(tcs: &[TimeControl; 2]) -> String {
+pub(super) fn tc_tag(tcs: &[TimeControl; 2]) -> String {
     let one = |tc: &TimeControl| {
         let secs = |d: Duration| {
             let s = d.as_secs_f64();

@@ -407,7 +407,7 @@ pub fn run_match(
 }
 
 /// Checks the players of a match and gives each its time control.
-fn time_controls(cfg: &MatchConfig) -> Result<Vec<TimeControl>, MatchError> {
+pub(super) fn time_controls(cfg: &MatchConfig) -> Result<Vec<TimeControl>, MatchError> {
     if cfg.engines.len() < 2 {
         return Err(MatchError::TooFewEngines);
     }

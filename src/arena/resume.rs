@@ -107,6 +107,8 @@ pub fn load(
     let mut books = HashMap::new();
     let mut seen = HashSet::new();
     let mut out = Vec::new();
+    // Limits the match would refuse are reported when it starts; here they check nothing.
+    let tcs = super::time_controls(cfg).ok();
     for g in &games {
         let foreign = |why: String| ResumeError::Foreign {
             path: path.to_string(),
@@ -114,6 +116,18 @@ pub fn load(
             why,
         };
         let f = finished(g, cfg, &names, &book, v, &mut books, notation).map_err(foreign)?;
+        // A game played under other limits is another match's: a clock or time per move
+        // is in its TimeControl tag, as the game wrote it.
+        if let (Some(tcs), Some((white, black))) = (&tcs, cfg.colours(f.number)) {
+            let want = super::game::tc_tag(&[tcs[white], tcs[black]]);
+            let has = g.tag("TimeControl").unwrap_or("-");
+            if has != want {
+                return Err(foreign(format!(
+                    "game {} was played at TimeControl {has}, this match plays {want}",
+                    f.number
+                )));
+            }
+        }
         if !pairs.contains(&f.pair) {
             return Err(foreign(format!(
                 "game {} is outside pairs {}..{}",
