@@ -300,6 +300,7 @@ impl EngineSpec {
             ..Default::default()
         };
         let mut seen: Vec<&str> = Vec::new();
+        let mut hash_mb = None;
         for kv in text.split(',').filter(|s| !s.is_empty()) {
             let (k, v) = kv
                 .split_once('=')
@@ -328,7 +329,7 @@ impl EngineSpec {
                     e.options.push(("Threads".into(), v.to_string()))
                 }
                 "hash" => {
-                    positive(k, v)?;
+                    hash_mb = Some(positive(k, v)?);
                     e.options.push(("Hash".into(), v.to_string()))
                 }
                 "tc" | "st" | "depth" | "nodes" => e.tc.push((k.to_string(), v.to_string())),
@@ -349,16 +350,11 @@ impl EngineSpec {
         }
         // The built-in engine's own bounds (its UCI `Hash` option), known before any
         // game: an outside engine's are its own business.
-        if e.cmd.is_none() {
-            if let Some((_, h)) = e.options.iter().find(|(k, _)| k == "Hash") {
-                let mb: u64 = h.parse().unwrap_or(0);
-                if mb > crate::protocol::uci::MAX_HASH_MB as u64 {
-                    return Err(EngineSpecError::Value(format!(
-                        "hash={h}: more than {} MB",
-                        crate::protocol::uci::MAX_HASH_MB
-                    )));
-                }
-            }
+        let max = crate::protocol::uci::MAX_HASH_MB as u64;
+        if let Some(mb) = hash_mb.filter(|&mb| e.cmd.is_none() && mb > max) {
+            return Err(EngineSpecError::Value(format!(
+                "hash={mb}: more than {max} MB"
+            )));
         }
         if e.name.is_empty() {
             e.name = match &e.cmd {
