@@ -473,10 +473,15 @@ fn resume_refuses_a_pgn_of_another_match() {
     );
 }
 
+/// `list` as owned arguments.
+fn strings(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
 /// The arguments of a short random-vs-random match with `--seed seed`, `--plies plies`
 /// and `--pgnout pgn`.
 fn short_match(pgn: &str, seed: &str, plies: &str) -> Vec<String> {
-    [
+    strings(&[
         "match",
         "--engine",
         "name=A,player=random",
@@ -492,10 +497,7 @@ fn short_match(pgn: &str, seed: &str, plies: &str) -> Vec<String> {
         plies,
         "--pgnout",
         pgn,
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
+    ])
 }
 
 /// `--resume` keeps only this match's games ("resumes to the same result", README): a
@@ -546,7 +548,7 @@ fn resume_refuses_games_this_match_did_not_play() {
 /// The arguments of a 4-game node-limited match in `variant` (Tenfold against greedy,
 /// deterministic), its moves written in `notation` to `pgn`.
 fn xboard_match(variant: &str, notation: &str, pgn: &str) -> Vec<String> {
-    [
+    strings(&[
         "match",
         "--variant",
         variant,
@@ -565,10 +567,7 @@ fn xboard_match(variant: &str, notation: &str, pgn: &str) -> Vec<String> {
         notation,
         "--pgnout",
         pgn,
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
+    ])
 }
 
 /// "`--pgn-notation xboard` ... marks each game `[Notation \"xboard\"]`, and the reader
