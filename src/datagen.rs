@@ -64,8 +64,8 @@ pub struct DatagenArgs {
     /// Where to write the positions.
     #[arg(long)]
     pub out: String,
-    /// Random plies of each game's opening.
-    #[arg(long, default_value_t = 8)]
+    /// Random plies of each game's opening (at most 200).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=crate::arena::MAX_OPENING_PLIES as i64))]
     pub plies: u32,
     /// Plies after the opening that are played but not kept.
     #[arg(long, default_value_t = 8)]

@@ -303,8 +303,8 @@ pub struct MatchArgs {
     /// Opening file: one FEN/EPD per line, each played with both colours.
     #[arg(long)]
     pub openings: Option<String>,
-    /// Random plies played from each opening (default 8 when no file is given, else 0).
-    #[arg(long)]
+    /// Random plies played from each opening (default 8 when no file is given, else 0; at most 200).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=super::openings::MAX_OPENING_PLIES as i64))]
     pub plies: Option<u32>,
     /// Opening order: sequential or random.
     #[arg(long, default_value = "sequential")]

@@ -17,7 +17,9 @@ pub mod stats;
 mod time_control;
 
 pub use game::play_game;
-pub use openings::{random_opening, random_opening_moves, read_openings, OpeningsError};
+pub use openings::{
+    random_opening, random_opening_moves, read_openings, OpeningsError, MAX_OPENING_PLIES,
+};
 pub use time_control::{TimeControl, TimeControlError};
 
 use crate::core::shard::{mix, Shard};
