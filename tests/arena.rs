@@ -935,3 +935,34 @@ fn resume_refuses_games_played_at_another_time_control() {
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("[TimeControl \"*0.02\"]").count(), 4, "{text}");
 }
+
+/// README: `--resume` refuses a game the schedule would not have played. Depth and nodes
+/// per move are no time control, and games searched to depth 1 were resumed into a
+/// match at depth 2 as its own; the Limits tag now records them.
+#[test]
+fn resume_refuses_games_played_to_another_depth_or_node_count() {
+    let pgn = temp_path("resume-other-depth.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let out = pgn.to_str().unwrap();
+    let run = |each: &str, more: &[&str]| {
+        let mut extra = vec!["--each", each, "--games", "4", "--pgnout", out];
+        extra.extend_from_slice(more);
+        play("name=A", "name=B", &extra)
+    };
+    assert_eq!(run("depth=1", &["--pairs", "0..1"]).0, 0);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Limits \"depth=1\"]").count(), 2, "{text}");
+    let (code, _, err) = run("depth=2", &["--resume"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("limits depth=1") && err.contains("depth=2"),
+        "{err}"
+    );
+    let (code, _, err) = run("nodes=300", &["--resume"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("nodes=300"), "{err}");
+    let (code, _, err) = run("depth=1", &["--resume"]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Limits \"depth=1\"]").count(), 4, "{text}");
+}

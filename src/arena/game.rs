@@ -42,6 +42,7 @@ pub fn play_game(
         moves: Vec::new(),
         comments: Vec::new(),
         time_control: tc_tag(&tcs),
+        limits: limits_tag(&tcs),
     };
     let loss_of = |c: Color| {
         if c == Color::White {
@@ -222,6 +223,27 @@ fn move_comment(reply: &player::Reply, used: Duration) -> String {
             reply.depth.unwrap_or(0)
         ),
         None => time,
+    }
+}
+
+/// The Limits tag of a game: each side's `depth=` and `nodes=` (a PGN TimeControl has no
+/// word for them), two different sides joined by `:`, empty when neither side has one.
+pub(super) fn limits_tag(tcs: &[TimeControl; 2]) -> String {
+    let one = |tc: &TimeControl| {
+        let mut words = Vec::new();
+        if let Some(d) = tc.depth {
+            words.push(format!("depth={d}"));
+        }
+        if let Some(n) = tc.nodes {
+            words.push(format!("nodes={n}"));
+        }
+        words.join(" ")
+    };
+    let (a, b) = (one(&tcs[0]), one(&tcs[1]));
+    if a == b {
+        a
+    } else {
+        format!("{a}:{b}")
     }
 }
 

@@ -45,6 +45,9 @@ pub struct GameRecord {
     pub comments: Vec<Option<String>>,
     /// The PGN TimeControl tag (`40/60+0.6`, `*0.1`, `-`); empty leaves the tag out.
     pub time_control: String,
+    /// The Limits tag: the depth and nodes per move the players searched to
+    /// (`depth=7`, `nodes=20000`, two sides joined by `:`); empty (no tag) for neither.
+    pub limits: String,
 }
 
 /// Today's date as PGN writes it (`YYYY.MM.DD`, UTC).
@@ -207,6 +210,9 @@ impl GameRecord {
         }
         if !self.time_control.is_empty() {
             let _ = writeln!(s, "[TimeControl \"{}\"]", escape(&self.time_control));
+        }
+        if !self.limits.is_empty() {
+            let _ = writeln!(s, "[Limits \"{}\"]", escape(&self.limits));
         }
         if !self.termination.is_empty() {
             let _ = writeln!(s, "[Termination \"{}\"]", escape(&self.termination));
@@ -792,6 +798,7 @@ mod tests {
         GameRecord {
             comments: vec![],
             time_control: String::new(),
+            limits: String::new(),
             variant: "chess".into(),
             start_fen: None,
             white: "A".into(),

@@ -186,6 +186,7 @@ mod tests {
             record: GameRecord {
                 comments: vec![],
                 time_control: String::new(),
+                limits: String::new(),
                 variant: "chess".into(),
                 start_fen: None,
                 white: names[white].into(),

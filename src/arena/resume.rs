@@ -127,6 +127,16 @@ pub fn load(
                     f.number
                 )));
             }
+            // Depth and nodes are in the Limits tag. A file written before the tag
+            // existed has none, and says nothing either way.
+            let want = super::game::limits_tag(&[tcs[white], tcs[black]]);
+            if let Some(has) = g.tag("Limits").filter(|has| *has != want) {
+                let this = if want.is_empty() { "none" } else { &want };
+                return Err(foreign(format!(
+                    "game {} was played with limits {has}, this match's are {this}",
+                    f.number
+                )));
+            }
         }
         if !pairs.contains(&f.pair) {
             return Err(foreign(format!(

@@ -152,6 +152,7 @@ pub fn bare_record(
         moves: Vec::new(),
         comments: Vec::new(),
         time_control: String::new(),
+        limits: String::new(),
     }
 }
 
