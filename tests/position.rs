@@ -289,3 +289,28 @@ fn illegal_and_unparsable_moves_are_refused() {
         "promotion is mandatory in chess"
     );
 }
+
+/// Table format (tables/README.md): a piece's `value` is its material in centipawns.
+/// A value near `i32::MAX` wrapped the game phase when added up (the evaluation then
+/// printed a phase of −294967296 and searches scored in the mate range), and a negative
+/// one turned it round: both are refused where the table is read, naming the key.
+#[test]
+fn a_piece_value_outside_what_a_sum_can_hold_is_refused() {
+    let table = |value: &str| {
+        format!(
+            "name = \"v\"\nfiles = 4\nranks = 4\nstart = \"kr2/4/4/2RK w - - 0 1\"\n\
+             [[piece]]\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\
+             [[piece]]\nletter = \"R\"\nbetza = \"R\"\nvalue = {value}\n"
+        )
+    };
+    for bad in ["2000000000", "20001", "-500"] {
+        let e = Variant::from_toml(&table(bad), "v.toml")
+            .err()
+            .unwrap_or_else(|| panic!("value {bad} was taken"))
+            .to_string();
+        assert!(e.contains("piece[1].value") && e.contains(bad), "{e}");
+    }
+    for good in ["0", "500", "20000"] {
+        Variant::from_toml(&table(good), "v.toml").unwrap();
+    }
+}

@@ -80,6 +80,19 @@ impl Variant {
         let mut rays = Rays::default();
         let attacks = attack_tables(&ctx, &mut rays, &file.pieces, &pieces, &start).map_err(err)?;
         let given: Vec<Option<i32>> = file.pieces.iter().map(|p| p.value).collect();
+        // Values add up into the game phase and the material balance: a value near
+        // `i32::MAX` wrapped the phase, and a negative one turned it round.
+        let most = crate::variant::eval_table::MAX_WEIGHT;
+        if let Some((i, v)) = given
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| v.filter(|v| !(0..=most).contains(v)).map(|v| (i, v)))
+        {
+            return Err(err(RuleError::new(
+                format!("piece[{i}].value"),
+                format!("{v} is outside the 0..={most} centipawns a piece value may be"),
+            )));
+        }
         values::compile((&board, &rays), &mut pieces, &given, &attacks[0]);
         let mut attackers = [
             AttackerMap::build(&board, &mut rays, &attacks[0]),
