@@ -178,7 +178,11 @@ impl<W: Word> Worker<W> {
 
     fn aspiration(&mut self, depth: i32, prev: i32, last: bool) -> i32 {
         let mut delta = 20;
-        let (mut alpha, mut beta) = first_window(depth, prev, delta, last && self.id % 2 == 1);
+        let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INF), (prev + delta).min(INF))
+        } else {
+            (-INF, INF)
+        };
         // Each fail high in a row searches a ply shallower, two at most (Stockfish's
         // `failedHighCnt`, which has no cap): a score above the window is usually
         // confirmed sooner than a deep re-search finds it, and the next iteration deepens
@@ -224,23 +228,6 @@ impl<W: Word> Worker<W> {
     }
 }
 
-/// The window an iteration starts in: round the previous iteration's score from depth 5
-/// on (a mate score has no neighbourhood worth guessing), else the full window. A
-/// `hedge` takes the full window always: an odd-numbered helper at the last depth of a
-/// depth-limited search. That search ends when any thread completes the depth, and where
-/// scores swing the main thread's window can fail low again and again, each time a
-/// re-search at full depth (a Combined Arms bench position fails low five times in a row
-/// at depth 9); the helper's one pass cannot fail, and whichever thread is done first
-/// answers. A search limited by time or nodes never reaches its last depth (`MAX_PLY`),
-/// so it plays as before.
-fn first_window(depth: i32, prev: i32, delta: i32, hedge: bool) -> (i32, i32) {
-    if depth >= 5 && prev.abs() < MATE_BOUND && !hedge {
-        ((prev - delta).max(-INF), (prev + delta).min(INF))
-    } else {
-        (-INF, INF)
-    }
-}
-
 /// Lazy SMP depth skew: helper threads leave out some depths so that the threads spread
 /// over consecutive depths instead of all searching the same tree in step. The caller
 /// shifts `depth` by the depth limit so that, in a fixed-depth search, a helper's pattern
@@ -252,21 +239,4 @@ fn skip_depth(id: usize, depth: u32) -> bool {
     const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
     let i = (id - 1) % 20;
     ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_iteration_starts_round_the_last_score_from_depth_five() {
-        assert_eq!(first_window(4, 30, 20, false), (-INF, INF));
-        assert_eq!(first_window(5, 30, 20, false), (10, 50));
-        assert_eq!(first_window(9, MATE - 3, 20, false), (-INF, INF));
-    }
-
-    #[test]
-    fn a_hedging_helper_searches_the_last_depth_in_the_full_window() {
-        assert_eq!(first_window(9, 1185, 20, true), (-INF, INF));
-    }
 }
