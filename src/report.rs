@@ -40,12 +40,18 @@ pub fn exit_on_usage_error(e: clap::Error) -> ! {
     std::process::exit(2)
 }
 
-/// Prints text whose lines already end in `\n` on stdout; when the reader has gone
-/// (`tenfold moves | head -1`) the process ends quietly instead of panicking on the
-/// broken pipe.
+/// Prints text whose lines already end in `\n` on stdout. When the reader has gone
+/// (`tenfold moves | head -1`) the process ends quietly with the status a program killed
+/// by SIGPIPE has in a shell (141), not 0: a perft suite cut off there has checked
+/// nothing, and `set -o pipefail` must not see it pass. Any other failure to write (a
+/// full disk) is an error line and status 2.
 pub fn put(text: &str) {
-    if std::io::stdout().write_all(text.as_bytes()).is_err() {
-        std::process::exit(0);
+    if let Err(e) = std::io::stdout().write_all(text.as_bytes()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(141);
+        }
+        eprintln!("tenfold: cannot write to standard output: {e}");
+        std::process::exit(2);
     }
 }
 

@@ -774,3 +774,39 @@ fn a_suite_line_without_depths_is_refused_by_file_and_line() {
         format!("tenfold: {file}:3: no ;D<depth> <nodes> after the FEN\n")
     );
 }
+
+/// README: output that cannot be written is an error (status 2), and a reader that has
+/// gone stops the command with status 141, as SIGPIPE would. Both ended with status 0,
+/// so a perft suite whose report went nowhere passed a `set -o pipefail` script.
+#[test]
+fn output_that_cannot_be_written_is_not_a_success() {
+    if std::path::Path::new("/dev/full").exists() {
+        let out = Command::new(env!("CARGO_BIN_EXE_tenfold"))
+            .args(["moves"])
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.starts_with("tenfold: cannot write to standard output"),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tenfold"))
+        .args(["perft", "--depth", "6"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader goes before the count (a tenth of a second of work) is printed.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(141));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
