@@ -38,7 +38,7 @@ for g in "${games[@]}"; do
     done
     mapfile -t lanmoves < <(moves_of "$lan")
     n=${#lanmoves[@]}
-    want=$("$T" fen --variant "$g" --moves "${lanmoves[*]}" 2>&1 | head -1)
+    want=$("$T" fen --variant "$g" --moves "${lanmoves[*]}" 2>&1 | sed -n 1p)
     # XBoard reads the file before the engine's answer to `variant` arrives, so the
     # board that answer describes (`setup (LETTERS) WxH+HAND_…`) is given on the command
     # line; the start position is the file's FEN tag.

@@ -23,9 +23,21 @@ pub enum SetupError {
     /// A move is illegal or unreadable.
     #[error(transparent)]
     Move(#[from] MoveError),
+    /// A move after the game's end (as `pgn --check` refuses one).
+    #[error("--moves: move {number} {text:?} comes after the game ended: {why}")]
+    AfterEnd {
+        /// 1-based place of the move in `--moves`.
+        number: usize,
+        /// The move as given.
+        text: String,
+        /// How the game ended (`threefold repetition`).
+        why: &'static str,
+    },
 }
 
 /// The position after `moves` (space separated) from `fen`, or from the start position.
+/// A move after the game has ended by the rules is refused: the position and result
+/// after it were of no game (a mate shown after a threefold repetition).
 pub fn position(
     v: &Arc<Variant>,
     fen: Option<&str>,
@@ -35,8 +47,15 @@ pub fn position(
         Some(f) => Position::from_fen(v, f)?,
         None => Position::startpos(v),
     };
-    if let Some(m) = moves {
-        pos.play_moves(m)?;
+    for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
+        if let Some((_, why)) = pos.game_result() {
+            return Err(SetupError::AfterEnd {
+                number: i + 1,
+                text: text.to_string(),
+                why,
+            });
+        }
+        pos.play_moves(text)?;
     }
     Ok(pos)
 }

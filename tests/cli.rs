@@ -246,8 +246,9 @@ fn a_closed_pipe_ends_the_process_quietly() {
         .unwrap()
         .read_to_string(&mut err)
         .unwrap();
-    assert!(!err.contains("panicked"), "{err}");
-    assert!(status.success() || status.code().is_none(), "{status:?}");
+    assert!(err.is_empty(), "{err}");
+    // Quietly, with the status of a program ended by SIGPIPE (README).
+    assert_eq!(status.code(), Some(141), "{status:?}");
 }
 
 #[test]
@@ -422,10 +423,11 @@ fn a_closed_pipe_ends_search_and_bench_quietly() {
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut first)
             .unwrap();
-        // The reader is gone (as with `| head -1`): the next write must not panic.
+        // The reader is gone (as with `| head -1`): the next write must not panic, and
+        // ends the process as SIGPIPE would (README).
         let out = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
@@ -808,5 +810,41 @@ fn output_that_cannot_be_written_is_not_a_success() {
         out.stderr.is_empty(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `pgn --check` refuses a move after the game has ended by the rules; `--moves` played
+/// it, and `fen` printed `1-0 checkmate` for a game drawn by threefold repetition four
+/// plies before. The same moves without the last still show the draw.
+#[test]
+fn moves_after_the_game_has_ended_are_refused() {
+    let fen = "7k/8/6K1/8/8/8/8/R7 w - - 0 1";
+    let shuffle = "a1b1 h8g8 b1a1 g8h8 a1b1 h8g8 b1a1 g8h8";
+    let (code, out, _) = tenfold(&["fen", "--fen", fen, "--moves", shuffle]);
+    assert_eq!(code, 0);
+    assert!(out.contains("1/2-1/2 threefold repetition"), "{out}");
+    let mate = format!("{shuffle} a1a8");
+    for cmd in [
+        &["fen"][..],
+        &["moves"],
+        &["eval"],
+        &["search", "--depth", "2"],
+    ] {
+        let mut args = cmd.to_vec();
+        args.extend_from_slice(&["--fen", fen, "--moves", &mate]);
+        let (code, out, err) = tenfold(&args);
+        assert_eq!(code, 2, "{cmd:?}: {out}{err}");
+        assert_eq!(
+            err.trim(),
+            "tenfold: --moves: move 9 \"a1a8\" comes after the game ended: threefold repetition",
+            "{cmd:?}"
+        );
+    }
+    let fifty = "7k/8/6K1/8/8/8/8/R7 w - - 100 80";
+    let (code, _, err) = tenfold(&["fen", "--fen", fifty, "--moves", "a1a8"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("move 1 \"a1a8\"") && err.contains("50-move rule"),
+        "{err}"
     );
 }
