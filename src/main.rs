@@ -194,6 +194,11 @@ fn run(cli: Cli) -> Result<(), Fail> {
         }
         Cmd::Perft(a) => match (&a.suite, a.depth, a.shard) {
             (Some(file), _, _) => perft_suite(c, &a, file),
+            // clap lets `requires = "suite"` pass when an argument that conflicts with
+            // --suite (--depth) is given.
+            (None, ..) if a.max_depth.is_some() => Err(usage(
+                "the argument '--max-depth <MAX_DEPTH>' applies only with '--suite <SUITE>'",
+            )),
             (None, Some(depth), Some(shard)) => {
                 let (pos, how) = (position(c)?, a.counting()?);
                 show(
@@ -311,6 +316,11 @@ fn search(c: &Common, a: &search::report::SearchArgs) -> Result<(), Fail> {
             _ => {}
         }),
     );
+    // No move to search (mate or stalemate on the board): the line UCI gives then, so
+    // that every search ends with an info line.
+    if r.best.is_none() && !json {
+        out!("info depth 0 score {}", search::uci_score(r.score));
+    }
     let error = r.error.clone();
     show(c, &search::report::Outcome::new(&pos, r))?;
     match error {

@@ -231,12 +231,13 @@ fn a_closed_pipe_ends_the_process_quietly() {
     use std::io::Read;
     use std::process::Stdio;
     let mut child = Command::new(env!("CARGO_BIN_EXE_tenfold"))
-        .args(["perft", "--depth", "3", "--divide"])
+        .args(["perft", "--depth", "6", "--divide"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Read nothing: close our end at once, as `| head -0` would.
+    // Read nothing: close our end at once, as `| head -0` would (the first root move's
+    // count takes milliseconds, so the reader is gone before it).
     drop(child.stdout.take());
     let status = child.wait().unwrap();
     let mut err = String::new();
@@ -847,4 +848,46 @@ fn moves_after_the_game_has_ended_are_refused() {
         err.contains("move 1 \"a1a8\"") && err.contains("50-move rule"),
         "{err}"
     );
+}
+
+/// README: `tenfold search (--depth N | --movetime MS | --nodes N)`; a zero was taken and
+/// meant three things (depth 1, the first legal move unsearched with a score of 0, depth
+/// 3). And every search ends with an info line, also with no move to search, as UCI's.
+#[test]
+fn search_refuses_zero_limits_and_reports_a_mate_on_the_board() {
+    for limit in ["--depth", "--nodes", "--movetime"] {
+        let (code, out, err) = tenfold(&["search", limit, "0"]);
+        assert_eq!(code, 2, "{limit}: {out}");
+        assert!(err.contains(limit) && err.lines().count() == 1, "{err}");
+    }
+    let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    let (code, out, _) = tenfold(&["search", "--depth", "3", "--fen", mated]);
+    assert_eq!(code, 0);
+    assert_eq!(out, "info depth 0 score mate 0\nbestmove (none)\n");
+    let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+    let (_, out, _) = tenfold(&["search", "--depth", "3", "--fen", stalemate]);
+    assert_eq!(out, "info depth 0 score cp 0\nbestmove (none)\n");
+}
+
+/// README: options a command would drop are refused rather than dropped. A suite line
+/// gives its own depths, so `perft --suite F --depth 3` counted the suite's and `--depth`
+/// went unused; so did `--divide` and `--shard` with `--suite`, `--divide` with
+/// `--shard`, and `--max-depth` without `--suite`.
+#[test]
+fn perft_refuses_options_it_would_drop() {
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/perft/chess.epd");
+    for (args, named) in [
+        (&["--suite", suite, "--depth", "3"][..], "--depth"),
+        (&["--suite", suite, "--divide"], "--divide"),
+        (&["--suite", suite, "--shard", "0/2"], "--shard"),
+        (&["--depth", "3", "--divide", "--shard", "0/2"], "--divide"),
+        (&["--depth", "1", "--max-depth", "3"], "--max-depth"),
+    ] {
+        let mut all = vec!["perft"];
+        all.extend_from_slice(args);
+        let (code, out, err) = tenfold(&all);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(err.contains(named) && err.lines().count() == 1, "{err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+    }
 }

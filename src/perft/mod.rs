@@ -320,11 +320,11 @@ impl Report for Count {
 /// The options of `tenfold perft`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PerftArgs {
-    /// Depth in plies (at most 64).
-    #[arg(long, value_parser = parse_depth)]
+    /// Depth in plies (at most 64; not with --suite, whose lines give theirs).
+    #[arg(long, value_parser = parse_depth, conflicts_with = "suite")]
     pub depth: Option<u32>,
-    /// Print the count of each root move.
-    #[arg(long)]
+    /// Print the count of each root move (not with --suite or --shard).
+    #[arg(long, conflicts_with_all = ["suite", "shard"])]
     pub divide: bool,
     /// Worker threads (root moves are shared out).
     #[arg(long, default_value_t = 1)]
@@ -333,14 +333,14 @@ pub struct PerftArgs {
     #[arg(long)]
     pub suite: Option<String>,
     /// With --suite: skip depths above this.
-    #[arg(long)]
+    #[arg(long, requires = "suite")]
     pub max_depth: Option<u32>,
     /// Keep counts in a hash table of this many MB (deep runs; same counts; none by
     /// default).
     #[arg(long)]
     pub hash: Option<usize>,
     /// Count slice I of N (0 <= I < N) of the positions --split-ply plies down; `tenfold merge` adds the slices up.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "suite")]
     pub shard: Option<crate::core::shard::Shard>,
     /// With --shard: how many plies down the tree is cut into shared-out positions.
     #[arg(long, default_value_t = 2)]

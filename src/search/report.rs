@@ -141,14 +141,14 @@ impl Report for Outcome {
 /// The options of `tenfold search`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Search this many plies.
-    #[arg(long)]
+    /// Search this many plies (at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
-    /// Search this many milliseconds.
-    #[arg(long)]
+    /// Search this many milliseconds (at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub movetime: Option<u64>,
-    /// Search about this many nodes (exact with one thread).
-    #[arg(long)]
+    /// Search about this many nodes (exact with one thread; at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Search threads (lazy SMP).
     #[arg(long, default_value_t = 1)]
