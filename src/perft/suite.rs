@@ -62,6 +62,16 @@ pub enum ParseError {
         /// The field as written.
         field: String,
     },
+    /// A count that is no whole number a perft can reach (`;D1 -5`, `;D1 1e9`, past 2^64).
+    #[error("{origin}:{line}: \"{field}\": the node count is not a whole number from 0 to {max}", max = u64::MAX)]
+    BadCount {
+        /// The file.
+        origin: String,
+        /// 1-based line number.
+        line: usize,
+        /// The field as written.
+        field: String,
+    },
     /// A depth without a node count after it.
     #[error("{origin}:{line}: \"{field}\" has no node count")]
     NoCount {
@@ -117,10 +127,20 @@ pub fn parse_suite(text: &str, origin: &str) -> Result<Vec<SuiteLine>, ParseErro
                     field: p.to_string(),
                 });
             }
-            let nodes = n.parse::<u64>().map_err(|_| ParseError::NoCount {
-                origin: origin.to_string(),
-                line: i + 1,
-                field: p.to_string(),
+            let nodes = n.parse::<u64>().map_err(|_| {
+                if n.is_empty() {
+                    ParseError::NoCount {
+                        origin: origin.to_string(),
+                        line: i + 1,
+                        field: p.to_string(),
+                    }
+                } else {
+                    ParseError::BadCount {
+                        origin: origin.to_string(),
+                        line: i + 1,
+                        field: p.to_string(),
+                    }
+                }
             })?;
             expected.push((depth, nodes));
         }
@@ -448,6 +468,14 @@ mod tests {
                 .unwrap_err()
                 .to_string(),
             "s.epd:2: \"D1\" has no node count"
+        );
+        // A count past 2^64 had "no node count" either.
+        assert_eq!(
+            parse_suite(&format!("{START} ;D1 99999999999999999999999"), "s.epd")
+                .unwrap_err()
+                .to_string(),
+            "s.epd:1: \"D1 99999999999999999999999\": the node count is not a whole number \
+             from 0 to 18446744073709551615"
         );
         // A line that checks nothing would count as passed.
         for bare in [
