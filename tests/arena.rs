@@ -910,19 +910,37 @@ fn an_xboard_engines_false_claim_loses_and_its_claimed_loss_resigns() {
     }
 }
 
+/// A command's exit code, stdout and stderr.
+type Run = (i32, String, String);
+
+/// A fresh PGN path `name`, and a runner of four-game matches of `a` against `b` into it
+/// with `--each` limits and more options.
+fn four_games_into(
+    name: &str,
+    a: &'static str,
+    b: &'static str,
+) -> (std::path::PathBuf, impl Fn(&str, &[&str]) -> Run) {
+    let pgn = temp_path(name);
+    let _ = std::fs::remove_file(&pgn);
+    let out = pgn.to_str().unwrap().to_string();
+    let run = move |each: &str, more: &[&str]| {
+        let mut extra = vec!["--each", each, "--games", "4", "--pgnout", &out];
+        extra.extend_from_slice(more);
+        play(a, b, &extra)
+    };
+    (pgn, run)
+}
+
 /// README: `--resume` keeps the games of this match and refuses one the schedule would
 /// not have played. A game at another time per move is another match's (it was kept,
 /// and the file mixed two time controls under one result).
 #[test]
 fn resume_refuses_games_played_at_another_time_control() {
-    let pgn = temp_path("resume-other-tc.pgn");
-    let _ = std::fs::remove_file(&pgn);
-    let out = pgn.to_str().unwrap();
-    let run = |st: &str, more: &[&str]| {
-        let mut extra = vec!["--each", st, "--games", "4", "--pgnout", out];
-        extra.extend_from_slice(more);
-        play("name=A,depth=1", "name=B,player=greedy", &extra)
-    };
+    let (pgn, run) = four_games_into(
+        "resume-other-tc.pgn",
+        "name=A,depth=1",
+        "name=B,player=greedy",
+    );
     assert_eq!(run("st=0.02", &["--pairs", "0..1"]).0, 0);
     let (code, _, err) = run("st=0.5", &["--resume"]);
     assert_eq!(code, 2, "{err}");
@@ -941,14 +959,7 @@ fn resume_refuses_games_played_at_another_time_control() {
 /// match at depth 2 as its own; the Limits tag now records them.
 #[test]
 fn resume_refuses_games_played_to_another_depth_or_node_count() {
-    let pgn = temp_path("resume-other-depth.pgn");
-    let _ = std::fs::remove_file(&pgn);
-    let out = pgn.to_str().unwrap();
-    let run = |each: &str, more: &[&str]| {
-        let mut extra = vec!["--each", each, "--games", "4", "--pgnout", out];
-        extra.extend_from_slice(more);
-        play("name=A", "name=B", &extra)
-    };
+    let (pgn, run) = four_games_into("resume-other-depth.pgn", "name=A", "name=B");
     assert_eq!(run("depth=1", &["--pairs", "0..1"]).0, 0);
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("[Limits \"depth=1\"]").count(), 2, "{text}");
