@@ -151,9 +151,6 @@ mod tests {
     use super::*;
     use crate::registry;
 
-    /// Issue #9, "generated random balanced openings": eight random plies can hang a
-    /// queen or leave a mate in one (seen in a 200-game run: greedy won in one move).
-    /// A deeper search than the generator's own must find every opening playable.
     /// `--plies 48` in Combined Arms: most seeds find no level line in all their tries,
     /// and those games began from the start position, silently, as if no plies were
     /// asked for. They now begin after the most level of the 48-ply lines tried.
@@ -173,6 +170,9 @@ mod tests {
         }
     }
 
+    /// Issue #9, "generated random balanced openings": eight random plies can hang a
+    /// queen or leave a mate in one (seen in a 200-game run: greedy won in one move).
+    /// A deeper search than the generator's own must find every opening playable.
     #[test]
     fn generated_openings_are_balanced() {
         let v = registry::get("chess").unwrap();

@@ -469,7 +469,7 @@ mod tests {
                 .to_string(),
             "s.epd:2: \"D1\" has no node count"
         );
-        // A count past 2^64 had "no node count" either.
+        // A count past 2^64 was reported as missing.
         assert_eq!(
             parse_suite(&format!("{START} ;D1 99999999999999999999999"), "s.epd")
                 .unwrap_err()
