@@ -314,3 +314,36 @@ fn a_piece_value_outside_what_a_sum_can_hold_is_refused() {
         Variant::from_toml(&table(good), "v.toml").unwrap();
     }
 }
+
+/// Table format (tables/README.md): `search.late_moves` multiplies chess's count of quiet
+/// moves a node near the leaves searches, 1 to 8. At 0 such a node would drop every quiet
+/// move, and a byte's 255 is no count a board has: both are refused, naming the key.
+#[test]
+fn a_late_move_multiple_outside_one_to_eight_is_refused() {
+    let table = |n: &str| {
+        format!(
+            "name = \"v\"\nfiles = 4\nranks = 4\nstart = \"kr2/4/4/2RK w - - 0 1\"\n\
+             [[piece]]\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\
+             [[piece]]\nletter = \"R\"\nbetza = \"R\"\n[search]\nlate_moves = {n}\n"
+        )
+    };
+    for bad in ["0", "9", "255"] {
+        let e = Variant::from_toml(&table(bad), "v.toml")
+            .err()
+            .unwrap_or_else(|| panic!("late_moves {bad} was taken"))
+            .to_string();
+        assert!(e.contains("search.late_moves") && e.contains(bad), "{e}");
+    }
+    for (good, count) in [("1", 1), ("2", 2), ("8", 8)] {
+        let v = Variant::from_toml(&table(good), "v.toml").unwrap();
+        assert_eq!(v.search.late_moves, count);
+    }
+    let plain = table("1").replace("[search]\nlate_moves = 1\n", "");
+    assert_eq!(
+        Variant::from_toml(&plain, "v.toml")
+            .unwrap()
+            .search
+            .late_moves,
+        1
+    );
+}

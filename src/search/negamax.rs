@@ -325,7 +325,9 @@ impl<W: Word> Worker<W> {
                     // quiet moves that cannot check are dropped from the list at once
                     // rather than picked one by one to be skipped.
                     let late = (depth <= 5
-                        && searched >= (3 + depth * depth) as usize / (2 - improving as usize))
+                        && searched
+                            >= self.shared.late_moves * (3 + depth * depth) as usize
+                                / (2 - improving as usize))
                         || (depth <= 4 && eval != NO_EVAL && eval + 100 + 90 * depth <= alpha);
                     if late && !quiets_dropped {
                         quiets_dropped = true;

@@ -69,6 +69,8 @@ pub(crate) struct Shared {
     pub lmr: bool,
     /// The table's `lazy_margin` (0: quiescence always evaluates in full).
     pub lazy_margin: i32,
+    /// The table's `late_moves`: the multiple of chess's late-move count a node searches.
+    pub late_moves: usize,
     /// User stop and pondering.
     pub control: Arc<Control>,
     /// Root lines the main thread searches each iteration (MultiPV, or more for a

@@ -321,6 +321,7 @@ impl Engine {
             deepest: AtomicU32::new(0),
             lmr: search.lmr,
             lazy_margin: search.lazy_margin,
+            late_moves: search.late_moves,
             control: Arc::clone(&control),
             lines,
             by_depth: Mutex::new(Vec::new()),

@@ -93,6 +93,17 @@ impl Variant {
                 format!("{v} is outside the 0..={most} centipawns a piece value may be"),
             )));
         }
+        // Past 8 times chess's count no node near the leaves drops a quiet move (a board
+        // holds fewer), and 0 would drop them all.
+        if !(1..=8).contains(&file.search.late_moves) {
+            return Err(err(RuleError::new(
+                "search.late_moves".to_string(),
+                format!(
+                    "{} is outside 1..=8 (times chess's count of late quiet moves searched)",
+                    file.search.late_moves
+                ),
+            )));
+        }
         values::compile((&board, &rays), &mut pieces, &given, &attacks[0]);
         let mut attackers = [
             AttackerMap::build(&board, &mut rays, &attacks[0]),
@@ -220,6 +231,7 @@ impl Variant {
                 lmr: file.search.lmr,
                 bench: file.search.bench,
                 lazy_margin: file.search.lazy_margin as i32,
+                late_moves: file.search.late_moves as usize,
             },
             eval: OnceLock::from(eval),
             eval_text: None,

@@ -79,6 +79,9 @@ pub struct SearchRules {
     /// How far outside quiescence's window the evaluation's cheap part must lie to be
     /// taken for the whole, in centipawns; 0: never.
     pub lazy_margin: i32,
+    /// Quiet moves a node near the leaves searches before dropping the rest, as a
+    /// multiple of chess's count.
+    pub late_moves: usize,
 }
 
 /// A variant, compiled: everything move generation needs, read-only.

@@ -82,10 +82,18 @@ pub struct SearchFile {
     /// pawns) for the whole where that lies this far outside its window; 0 is off.
     #[serde(default)]
     pub lazy_margin: u16,
+    /// How many quiet moves a node near the leaves searches before it drops the rest, as
+    /// a multiple (1 to 8) of chess's count.
+    #[serde(default = "one")]
+    pub late_moves: u8,
 }
 
 fn yes() -> bool {
     true
+}
+
+fn one() -> u8 {
+    1
 }
 
 impl Default for SearchFile {
@@ -95,6 +103,7 @@ impl Default for SearchFile {
             lmr: true,
             bench: Vec::new(),
             lazy_margin: 0,
+            late_moves: 1,
         }
     }
 }
