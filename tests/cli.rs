@@ -616,11 +616,15 @@ fn pgn_check_plays_an_untagged_game_as_the_variant_given() {
 /// README: "Errors are one line on stderr; exit status 2 means the input was wrong" —
 /// the command line's own usage errors too (a negative depth, an unknown command, a
 /// shard past its count, a missing required option), while --help and --version print
-/// their pages as before, with status 0.
+/// their pages as before, with status 0. A negative number is a bad value of the option
+/// it follows, named, not an unknown option of its own.
 #[test]
 fn usage_errors_are_one_line_with_status_2() {
     for (args, says) in [
-        (&["perft", "--depth", "-1"][..], "'-1'"),
+        (&["perft", "--depth", "-1"][..], "'-1' for '--depth"),
+        (&["search", "--depth", "-1"][..], "'-1' for '--depth"),
+        (&["search", "--movetime", "-5"][..], "'-5' for '--movetime"),
+        (&["bench", "--threads", "-2"][..], "'-2' for '--threads"),
         (&["bogus"][..], "'bogus'"),
         (&["perft", "--depth", "1", "--shard", "3/3"][..], "'3/3'"),
         (&["tune"][..], "--data"),

@@ -719,14 +719,14 @@ fn datagen_refuses_options_that_can_keep_no_position() {
         ("--skip", "4294967295", ["--plies", "8"]),
         ("--quiet-margin", "-1", ["--plies", "8"]),
     ] {
-        // `--quiet-margin=-1`: a separate `-1` would be taken for an option.
         let (code, _, err) = tenfold(&[
             "datagen",
             "--positions",
             "10",
             "--nodes",
             "100",
-            &format!("{option}={value}"),
+            option,
+            value,
             extra[0],
             extra[1],
             "--out",
