@@ -290,25 +290,35 @@ fn illegal_and_unparsable_moves_are_refused() {
     );
 }
 
+/// A 4x4 table of a King and a Rook, with `rook` added to the Rook's piece section and
+/// `tail` after it.
+fn small_table(rook: &str, tail: &str) -> String {
+    format!(
+        "name = \"v\"\nfiles = 4\nranks = 4\nstart = \"kr2/4/4/2RK w - - 0 1\"\n\
+         [[piece]]\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\
+         [[piece]]\nletter = \"R\"\nbetza = \"R\"\n{rook}{tail}"
+    )
+}
+
+/// The one-line error a table is refused with; it must name `key` and the `bad` value.
+fn refusal(table: &str, key: &str, bad: &str) -> String {
+    let e = Variant::from_toml(table, "v.toml")
+        .err()
+        .unwrap_or_else(|| panic!("{key} = {bad} was taken"))
+        .to_string();
+    assert!(e.contains(key) && e.contains(bad), "{e}");
+    e
+}
+
 /// Table format (tables/README.md): a piece's `value` is its material in centipawns.
 /// A value near `i32::MAX` wrapped the game phase when added up (the evaluation then
 /// printed a phase of −294967296 and searches scored in the mate range), and a negative
 /// one turned it round: both are refused where the table is read, naming the key.
 #[test]
 fn a_piece_value_outside_what_a_sum_can_hold_is_refused() {
-    let table = |value: &str| {
-        format!(
-            "name = \"v\"\nfiles = 4\nranks = 4\nstart = \"kr2/4/4/2RK w - - 0 1\"\n\
-             [[piece]]\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\
-             [[piece]]\nletter = \"R\"\nbetza = \"R\"\nvalue = {value}\n"
-        )
-    };
+    let table = |value: &str| small_table(&format!("value = {value}\n"), "");
     for bad in ["2000000000", "20001", "-500"] {
-        let e = Variant::from_toml(&table(bad), "v.toml")
-            .err()
-            .unwrap_or_else(|| panic!("value {bad} was taken"))
-            .to_string();
-        assert!(e.contains("piece[1].value") && e.contains(bad), "{e}");
+        refusal(&table(bad), "piece[1].value", bad);
     }
     for good in ["0", "500", "20000"] {
         Variant::from_toml(&table(good), "v.toml").unwrap();
@@ -320,30 +330,21 @@ fn a_piece_value_outside_what_a_sum_can_hold_is_refused() {
 /// move, and a byte's 255 is no count a board has: both are refused, naming the key.
 #[test]
 fn a_late_move_multiple_outside_one_to_eight_is_refused() {
-    let table = |n: &str| {
-        format!(
-            "name = \"v\"\nfiles = 4\nranks = 4\nstart = \"kr2/4/4/2RK w - - 0 1\"\n\
-             [[piece]]\nletter = \"K\"\nbetza = \"K\"\nroyal = true\n\
-             [[piece]]\nletter = \"R\"\nbetza = \"R\"\n[search]\nlate_moves = {n}\n"
-        )
-    };
+    let table = |n: &str| small_table("", &format!("[search]\nlate_moves = {n}\n"));
     for bad in ["0", "9", "255"] {
-        let e = Variant::from_toml(&table(bad), "v.toml")
-            .err()
-            .unwrap_or_else(|| panic!("late_moves {bad} was taken"))
-            .to_string();
-        assert!(e.contains("search.late_moves") && e.contains(bad), "{e}");
+        refusal(&table(bad), "search.late_moves", bad);
     }
     for (good, count) in [("1", 1), ("2", 2), ("8", 8)] {
         let v = Variant::from_toml(&table(good), "v.toml").unwrap();
         assert_eq!(v.search.late_moves, count);
     }
-    let plain = table("1").replace("[search]\nlate_moves = 1\n", "");
+    let plain = small_table("", "");
     assert_eq!(
         Variant::from_toml(&plain, "v.toml")
             .unwrap()
             .search
             .late_moves,
-        1
+        1,
+        "the default"
     );
 }
