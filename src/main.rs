@@ -110,19 +110,12 @@ impl<E: std::error::Error> From<E> for Fail {
     }
 }
 
-/// Every option takes a negative number as its value, so that `--depth -1` is refused
-/// as a bad depth, naming `--depth`, rather than as an unknown option `-1`.
-fn negative_values(cmd: clap::Command) -> clap::Command {
-    cmd.mut_args(|a| a.allow_negative_numbers(true))
-        .mut_subcommands(negative_values)
-}
-
 fn usage(msg: impl std::fmt::Display) -> Fail {
     Fail(2, msg.to_string())
 }
 
 fn main() -> ExitCode {
-    let matches = negative_values(Cli::command())
+    let matches = tenfold::report::negative_values(Cli::command())
         .try_get_matches()
         .unwrap_or_else(|e| tenfold::report::exit_on_usage_error(e));
     let mut cli =

@@ -27,6 +27,13 @@ pub fn one_line_usage(rendered: &str) -> String {
     line.strip_prefix("error: ").unwrap_or(&line).to_string()
 }
 
+/// The command line with every option taking a negative number as its value, so that
+/// `--depth -1` is refused as a bad depth, naming `--depth`, not as an unknown option `-1`.
+pub fn negative_values(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|a| a.allow_negative_numbers(true))
+        .mut_subcommands(negative_values)
+}
+
 /// Ends the process on a command-line error: help and version print as clap prints
 /// them (status 0); a usage error is one line, as every other error is, with status 2.
 pub fn exit_on_usage_error(e: clap::Error) -> ! {
