@@ -20,6 +20,19 @@ source scripts/xboard_env.sh
 games=("$@")
 [ ${#games[@]} -eq 0 ] && mapfile -t games < <("$T" variants | awk '{print $1}')
 
+# True when Tenfold finds the game over by the rules after the log's last move, played
+# from the position its mover logged last (XBoard's own mate or stalemate adjudication).
+rules_end_after_last_move() {
+    local fen_move
+    grep -qE 'GameEnds\([0-9]+, Xboard adjudication: (Checkmate|Stalemate)' "$2" || return 1
+    fen_move=$(awk '/<(first|second) *: # FEN /{ split($2, a, ":"); sub(/.*# FEN /, ""); fen[a[1]] = $0; next }
+        /<(first|second) *: move /{ split($2, a, ":"); last = fen[a[1]] "|" $NF }
+        END { print last }' "$2")
+    [ "${fen_move%|*}" != "" ] || return 1
+    printf 'xboard\nprotover 2\nvariant %s\nforce\nsetboard %s\nusermove %s\nquit\n' \
+        "$1" "${fen_move%|*}" "${fen_move##*|}" | "$T" xboard | grep -qE '^(1-0|0-1|1/2-1/2) \{'
+}
+
 failed=0
 limited=0
 for g in "${games[@]}"; do
@@ -63,11 +76,15 @@ for g in "${games[@]}"; do
         why="$why engines end on different positions ($n1 and $n2 positions logged:"
         why="$why $(tail -n1 "$OUT/$g.fens1") / $(tail -n1 "$OUT/$g.fens2"))"
     fi
-    # A short game is a failure (something stopped it early) unless an engine ended it
-    # by the rules (`1-0 {White mates}` and the like), which both engines' positions
-    # then agree on.
-    if [ "$plies" -lt "$MIN_PLIES" ] && ! grep -qE "<(first|second) *: (1-0|0-1|1/2-1/2) \{" "$log"; then
-        why="$why only $plies plies"
+    # A short game is a failure (something stopped it early) unless it ended by the
+    # rules: an engine said so (`1-0 {White mates}` and the like), or XBoard, testing
+    # legality, ended it at mate or stalemate itself. XBoard does that on the move that
+    # mates, before it reads the mover's own `0-1 {Black mates}`, so Tenfold is asked
+    # whether that move, from the mover's last logged position, ends the game.
+    if [ "$plies" -lt "$MIN_PLIES" ] && ! grep -qE "<(first|second) *: (1-0|0-1|1/2-1/2) \{" "$log" \
+        && ! rules_end_after_last_move "$g" "$log"; then
+        ended=$(grep -oE 'GameEnds\([0-9]+, [^,]+' "$log" | grep -v '(null)' | tail -n1 | sed 's/GameEnds([0-9]*, //')
+        why="$why only $plies plies (XBoard's end: ${ended:-none})"
     fi
     result=$(grep -E '^\[Result' "$pgn" 2>/dev/null | head -1)
     [ -n "$unchecked" ] && result="$result (legality testing off:${unchecked#\# XBoard cannot check:})"

@@ -53,6 +53,12 @@ fn match_against(cmd: &str, variant: &str, games: u32) -> String {
             "2",
             "--maxmoves",
             "30",
+            // These games check the protocols and the referee, not a clock. Fairy-Max
+            // reads `st 0.05` as whole seconds (none) and answers at depth 1 in its own
+            // time, which on a loaded two-core machine sometimes passed the default
+            // 100 ms margin; a hung engine still loses after this second.
+            "--timemargin",
+            "1000",
             "--pgnout",
             pgn.to_str().unwrap(),
         ])
