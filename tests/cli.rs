@@ -615,9 +615,10 @@ fn pgn_check_plays_an_untagged_game_as_the_variant_given() {
 
 /// README: "Errors are one line on stderr; exit status 2 means the input was wrong" —
 /// the command line's own usage errors too (a negative depth, an unknown command, a
-/// shard past its count, a missing required option), while --help and --version print
-/// their pages as before, with status 0. A negative number is a bad value of the option
-/// it follows, named, not an unknown option of its own.
+/// shard past its count, a missing required option, `--split-ply` without the `--shard`
+/// it cuts for), while --help and --version print their pages as before, with status 0.
+/// A negative number is a bad value of the option it follows, named, not an unknown
+/// option of its own.
 #[test]
 fn usage_errors_are_one_line_with_status_2() {
     for (args, says) in [
@@ -627,6 +628,7 @@ fn usage_errors_are_one_line_with_status_2() {
         (&["bench", "--threads", "-2"][..], "'-2' for '--threads"),
         (&["bogus"][..], "'bogus'"),
         (&["perft", "--depth", "1", "--shard", "3/3"][..], "'3/3'"),
+        (&["perft", "--depth", "3", "--split-ply", "2"][..], "--shard"),
         (&["tune"][..], "--data"),
     ] {
         let (code, out, err) = tenfold(args);

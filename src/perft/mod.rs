@@ -343,7 +343,7 @@ pub struct PerftArgs {
     #[arg(long, conflicts_with = "suite")]
     pub shard: Option<crate::core::shard::Shard>,
     /// With --shard: how many plies down the tree is cut into shared-out positions.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, requires = "shard")]
     pub split_ply: u32,
 }
 
