@@ -32,6 +32,9 @@ pub enum LoadError {
     /// No built-in or loaded variant has that name.
     #[error("unknown variant {0:?} (known: {1})")]
     Unknown(String, String),
+    /// No table has that name exactly, and it fits several but for case.
+    #[error("variant {0:?} fits more than one table but for case ({1}); give one exactly")]
+    Ambiguous(String, String),
     /// The table is broken.
     #[error(transparent)]
     Table(#[from] VariantError),
@@ -113,20 +116,34 @@ pub fn known() -> Vec<String> {
 
 /// A built-in or previously loaded variant by name (compiled once, then shared). A name
 /// no table has exactly is taken in any case when it fits one table alone (`CHESS`,
-/// `Grand`), as UCI's combo values and PGN's Variant tag are read.
+/// `Grand`), as UCI's combo values and PGN's Variant tag are read; one that fits several
+/// is refused, naming them.
 pub fn get(name: &str) -> Result<Arc<Variant>, LoadError> {
     let mut r = registry();
     let folded;
     let name = if r.entries.contains_key(name) {
         name
     } else {
-        let mut fits = r.entries.keys().filter(|k| k.eq_ignore_ascii_case(name));
-        match (fits.next(), fits.next()) {
-            (Some(k), None) => {
+        let mut fits: Vec<&String> = r
+            .entries
+            .keys()
+            .filter(|k| k.eq_ignore_ascii_case(name))
+            .collect();
+        fits.sort();
+        match fits[..] {
+            [k] => {
                 folded = k.clone();
                 folded.as_str()
             }
-            _ => name,
+            [] => name,
+            _ => {
+                let fits = fits
+                    .iter()
+                    .map(|k| k.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                return Err(LoadError::Ambiguous(name.to_string(), fits));
+            }
         }
     };
     let Some(entry) = r.entries.get(name).and_then(|layers| layers.last()) else {
@@ -351,7 +368,7 @@ mod tests {
     use super::*;
 
     /// `--variant CHESS` and `UCI_Variant value Grand` name the built-ins; a name two
-    /// tables share but for case names neither.
+    /// tables share but for case names neither, and the error lists both.
     #[test]
     fn a_name_in_another_case_names_the_one_table_it_fits() {
         assert_eq!(get("CHESS").unwrap().name, "chess");
@@ -365,7 +382,14 @@ mod tests {
         load_text(&table("Case-Twin"), "b").unwrap();
         assert_eq!(get("case-twin").unwrap().name, "case-twin");
         assert_eq!(get("Case-Twin").unwrap().name, "Case-Twin");
-        assert!(matches!(get("CASE-TWIN"), Err(LoadError::Unknown(..))));
+        let err = get("CASE-TWIN").err().map(|e| e.to_string());
+        assert_eq!(
+            err.as_deref(),
+            Some(
+                "variant \"CASE-TWIN\" fits more than one table but for case \
+             (Case-Twin, case-twin); give one exactly"
+            )
+        );
     }
 
     #[test]

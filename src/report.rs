@@ -43,8 +43,35 @@ pub fn exit_on_usage_error(e: clap::Error) -> ! {
     {
         e.exit()
     }
-    eprintln!("tenfold: {}", one_line_usage(&e.render().to_string()));
+    let line = match (e.kind(), invalid_utf8_argument(std::env::args_os())) {
+        (K::InvalidUtf8, Some(named)) => named,
+        _ => one_line_usage(&e.render().to_string()),
+    };
+    eprintln!("tenfold: {line}");
     std::process::exit(2)
+}
+
+/// clap's error for an argument that is not UTF-8 names none: this names the first
+/// such argument (its bytes escaped) by its place and the argument before it, or by its
+/// option when written `--option=value`.
+pub fn invalid_utf8_argument(args: impl IntoIterator<Item = std::ffi::OsString>) -> Option<String> {
+    let args: Vec<_> = args.into_iter().collect();
+    let i = args.iter().position(|a| a.to_str().is_none())?;
+    let bytes = args[i].as_encoded_bytes();
+    if let Some(eq) = bytes.iter().position(|&b| b == b'=') {
+        if bytes.starts_with(b"--") && bytes[..eq].is_ascii() {
+            let option = String::from_utf8_lossy(&bytes[..eq]);
+            let value = bytes[eq + 1..].escape_ascii();
+            return Some(format!("the value of {option}, \"{value}\", is not UTF-8"));
+        }
+    }
+    // The argument before it may be a flag rather than the option it is the value of:
+    // it is named as a place only.
+    let value = bytes.escape_ascii();
+    Some(match args[..i].last().and_then(|a| a.to_str()) {
+        Some(before) if i > 1 => format!("argument {i}, \"{value}\" after {before}, is not UTF-8"),
+        _ => format!("argument {i}, \"{value}\", is not UTF-8"),
+    })
 }
 
 /// Prints text whose lines already end in `\n` on stdout. When the reader has gone

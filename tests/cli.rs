@@ -628,7 +628,10 @@ fn usage_errors_are_one_line_with_status_2() {
         (&["bench", "--threads", "-2"][..], "'-2' for '--threads"),
         (&["bogus"][..], "'bogus'"),
         (&["perft", "--depth", "1", "--shard", "3/3"][..], "'3/3'"),
-        (&["perft", "--depth", "3", "--split-ply", "2"][..], "--shard"),
+        (
+            &["perft", "--depth", "3", "--split-ply", "2"][..],
+            "--shard",
+        ),
         (&["tune"][..], "--data"),
     ] {
         let (code, out, err) = tenfold(args);
@@ -895,5 +898,37 @@ fn perft_refuses_options_it_would_drop() {
         assert_eq!(code, 2, "{args:?}: {out}");
         assert!(err.contains(named) && err.lines().count() == 1, "{err}");
         assert!(out.is_empty(), "{args:?}: {out}");
+    }
+}
+
+/// README: errors name what was wrong and where. An argument that is not UTF-8 is named
+/// by its place and the argument before it, or by its option in `--option=value` (clap's
+/// own error names no argument).
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_named() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt as _;
+    for (args, says) in [
+        (
+            &[&b"perft"[..], b"--fen", b"8/8/\xff", b"--depth", b"1"][..],
+            r#"argument 3, "8/8/\xff" after --fen, is not UTF-8"#,
+        ),
+        (
+            &[&b"perft"[..], b"--depth", b"1", b"--variant=ch\xffss"][..],
+            r#"the value of --variant, "ch\xffss", is not UTF-8"#,
+        ),
+        (
+            &[&b"describe"[..], b"Kn\xffght"][..],
+            r#"argument 2, "Kn\xffght" after describe, is not UTF-8"#,
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tenfold"))
+            .args(args.iter().map(|a| OsStr::from_bytes(a)))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim_end(), format!("tenfold: {says}"));
     }
 }
