@@ -54,7 +54,7 @@ pub fn exit_on_usage_error(e: clap::Error) -> ! {
 /// clap's error for an argument that is not UTF-8 names none: this names the first
 /// such argument (its bytes escaped) by its place and the argument before it, or by its
 /// option when written `--option=value`.
-pub fn invalid_utf8_argument(args: impl IntoIterator<Item = std::ffi::OsString>) -> Option<String> {
+fn invalid_utf8_argument(args: impl IntoIterator<Item = std::ffi::OsString>) -> Option<String> {
     let args: Vec<_> = args.into_iter().collect();
     let i = args.iter().position(|a| a.to_str().is_none())?;
     let bytes = args[i].as_encoded_bytes();
